@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// No package dependencies: Foundation, Dispatch, XCTest and the system's libsqlite3 only.
+let package = Package(
+    name: "shop-rpc",
+    products: [
+        .library(name: "RPCServer", targets: ["RPCServer"]),
+        .library(name: "ShopAPI", targets: ["ShopAPI"]),
+        .executable(name: "shop-rpc", targets: ["shop-rpc"]),
+    ],
+    targets: [
+        // The generic JSON-RPC 2.0 engine: framing, codec, calls, deadlines, stdio transport.
+        .target(name: "RPCServer"),
+        // libsqlite3 from the system (Debian: libsqlite3-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The shop domain, its SQLite store, and the one file binding it to RPCServer.
+        .target(name: "ShopAPI", dependencies: ["RPCServer", "CSQLite"]),
+        // Thin executable: flags, store, method table, run.
+        .executableTarget(name: "shop-rpc", dependencies: ["RPCServer", "ShopAPI"]),
+        .testTarget(name: "RPCServerTests", dependencies: ["RPCServer"]),
+        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI"]),
+        // Spawns the real binary over real pipes; depends on it so `swift test` builds it.
+        .testTarget(name: "IntegrationTests", dependencies: ["shop-rpc"]),
+    ]
+)

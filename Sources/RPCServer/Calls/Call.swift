@@ -1,0 +1,101 @@
+import Dispatch
+import Synchronization
+
+/// One request in flight: its deadline timer, its cancellation token, and its one reply.
+///
+/// **Exactly once.** Result, error, deadline, client cancellation and shutdown all end the call
+/// through `settle`, whose first step is a single compare-and-exchange on `settled`; exactly one
+/// caller wins and sends the reply, every later one returns false and is dropped silently. Losing
+/// outcomes that are failures still cancel the work (the token fires on any non-result outcome).
+/// Thread-safe: `settle` may race from the timer queue, the work queue, a `Task` and the reader.
+final class Call: Sendable {
+    let id: RequestID?
+    let method: String
+    let deadlineMs: Int
+    let startNanos: UInt64
+    let token = CancellationToken()
+    let progress: ProgressEmitter?
+
+    private let deadlineMessage: String
+    private let settled = Atomic<Bool>(false)
+    private let target: ReplyTarget
+    private let onSettled: @Sendable (Call) -> Void
+    private nonisolated(unsafe) let deadlineTimer: any DispatchSourceTimer
+
+    /// Creates the call; `armDeadline()` must follow at once. `onSettled` runs once, after the
+    /// reply has been handed to its target.
+    init(id: RequestID?, method: String, deadlineMs: Int, deadlineMessage: String, target: ReplyTarget,
+         progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?, timerQueue: DispatchQueue,
+         onSettled: @escaping @Sendable (Call) -> Void) {
+        self.id = id
+        self.method = method
+        self.deadlineMs = deadlineMs
+        self.deadlineMessage = deadlineMessage
+        self.target = target
+        self.onSettled = onSettled
+        let start = DispatchTime.now()
+        startNanos = start.uptimeNanoseconds
+        self.progress = progress.map {
+            ProgressEmitter(token: $0.token, method: method, channel: $0.channel, startNanos: start.uptimeNanoseconds,
+                            deadlineMs: deadlineMs, intervalMs: $0.intervalMs, timerQueue: timerQueue)
+        }
+        deadlineTimer = DispatchSource.makeTimerSource(flags: .strict, queue: timerQueue)
+        deadlineTimer.schedule(deadline: start + .milliseconds(deadlineMs), leeway: .milliseconds(1))
+        deadlineTimer.setEventHandler { [weak self] in self?.expire() }
+    }
+
+    /// Starts the deadline timer (on the timer queue). Call exactly once, right after creation.
+    func armDeadline() {
+        deadlineTimer.resume()
+    }
+
+    var deadline: DispatchTime { DispatchTime(uptimeNanoseconds: startNanos + UInt64(deadlineMs) * 1_000_000) }
+
+    var elapsedMs: Int { Int((DispatchTime.now().uptimeNanoseconds - startNanos) / 1_000_000) }
+
+    var isSettled: Bool { settled.load(ordering: .acquiring) }
+
+    /// Ends the call with `outcome` if nothing ended it before. Returns whether this call won.
+    @discardableResult
+    func settle(_ outcome: Result<JSONValue, RPCError>) -> Bool {
+        guard settled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            return false
+        }
+        deadlineTimer.cancel()
+        progress?.close()
+        if case .failure = outcome { token.cancel() }
+        if let id {
+            let reply: [UInt8]
+            switch outcome {
+            case .success(let result): reply = ReplyEncoder.result(id: id, result: result)
+            case .failure(let error): reply = ReplyEncoder.error(id: id, error: error)
+            }
+            switch target {
+            case .channel(let channel): channel.send(reply)
+            case .batch(let collector, let slot): collector.fill(slot: slot, with: reply)
+            case .none: break
+            }
+        }
+        onSettled(self)
+        return true
+    }
+
+    /// Settles with the method's deadline error. Runs on the timer queue.
+    private func expire() {
+        settle(.failure(.deadlineExceeded(method: method, message: deadlineMessage, deadlineMs: deadlineMs, elapsedMs: elapsedMs)))
+    }
+
+    /// Settles with the error for a thrown handler error.
+    func fail(_ error: any Error) {
+        settle(.failure(Self.rpcError(for: error)))
+    }
+
+    static func rpcError(for error: any Error) -> RPCError {
+        switch error {
+        case let error as RPCError: return error
+        case let error as any RPCErrorConvertible: return error.rpcError
+        case let error as DecodingError: return ParamsDecoding.invalidParams(error)
+        default: return .internalError(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// Builds the `rpc.discover` result: an OpenRPC 1.3.2 document of every method, with its params
+/// schema, result schema and deadline (`x-deadlineMs`).
+enum OpenRPCDocument {
+    static func make(registry: MethodRegistry, title: String, version: String) -> JSONValue {
+        var methods: [JSONValue] = [
+            describe(name: "ping", summary: "Liveness check; answered ahead of queued work.", params: .object([:]),
+                     result: ["type": "object"], deadlineMs: nil),
+            describe(name: "rpc.discover", summary: "This document.", params: .object([:]), result: ["type": "object"], deadlineMs: nil),
+        ]
+        for name in registry.names {
+            guard let spec = registry[name] else { continue }
+            methods.append(describe(name: spec.name, summary: spec.summary, params: spec.paramsSchema,
+                                    result: spec.resultSchema, deadlineMs: spec.deadlineMs))
+        }
+        return [
+            "openrpc": "1.3.2",
+            "info": ["title": .string(title), "version": .string(version)],
+            "methods": .array(methods),
+        ]
+    }
+
+    /// One method object; `params` is a JSON Schema of the params object, split into by-name descriptors.
+    private static func describe(name: String, summary: String, params: JSONValue, result: JSONValue, deadlineMs: Int?) -> JSONValue {
+        let required = Set(params["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        var descriptors: [JSONValue] = []
+        for member in params["properties"]?.objectValue?.members ?? [] {
+            descriptors.append(["name": .string(member.key), "required": .bool(required.contains(member.key)), "schema": member.value])
+        }
+        var method: JSONObject = [
+            "name": .string(name),
+            "summary": .string(summary),
+            "paramStructure": "by-name",
+            "params": .array(descriptors),
+            "result": ["name": .string("\(name).result"), "schema": result],
+        ]
+        if let deadlineMs { method.append("x-deadlineMs", .int(Int64(deadlineMs))) }
+        return .object(method)
+    }
+}

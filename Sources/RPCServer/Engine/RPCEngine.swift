@@ -1,0 +1,277 @@
+import Dispatch
+import Synchronization
+
+/// The transport-independent JSON-RPC 2.0 engine: it takes decoded messages in arrival order on its
+/// serial **reader queue**, answers built-ins and control messages there, and runs every other
+/// request as a `Call` on the concurrent **work queue**, with its deadline on the **timer queue**.
+/// Replies and notifications leave through a `ReplyChannel`, on the queue the caller chose.
+///
+/// Guarantees: exactly one reply per request id; a cancel never overtakes the request it names
+/// (both are handled in arrival order on the reader queue); a slow call never delays a fast one;
+/// batch replies keep request order. Thread-safe; entry points state their queue.
+public final class RPCEngine: Sendable {
+    public let readerQueue: DispatchQueue
+    public let workQueue: DispatchQueue
+    public let timerQueue: DispatchQueue
+    public let configuration: EngineConfiguration
+    public let registry: MethodRegistry
+
+    /// The default queue for completions of `submit` when the caller does not inject one.
+    public static let defaultCallbackQueue = DispatchQueue(label: "RPCServer.callbacks")
+
+    private let gates: [String: ConcurrencyGate]
+    private let discovery: JSONValue
+    private let inflight = Mutex(InflightTable())
+
+    private struct InflightTable {
+        var byID: [RequestID: Call] = [:]
+        var count = 0
+        var capacityWaiters: [@Sendable () -> Void] = []
+        var drainWaiters: [@Sendable () -> Void] = []
+    }
+
+    public init(registry: MethodRegistry, configuration: EngineConfiguration = EngineConfiguration(),
+                title: String = "shop-rpc", version: String = "0.0.0") {
+        self.registry = registry
+        self.configuration = configuration
+        readerQueue = DispatchQueue(label: "RPCServer.reader", qos: .userInitiated)
+        workQueue = DispatchQueue(label: "RPCServer.work", qos: .userInitiated, attributes: .concurrent)
+        timerQueue = DispatchQueue(label: "RPCServer.timer", qos: .userInteractive)
+        var gates: [String: ConcurrencyGate] = [:]
+        for (name, spec) in registry.methods {
+            if let limit = spec.concurrencyLimit { gates[name] = ConcurrencyGate(limit: limit) }
+        }
+        self.gates = gates
+        discovery = OpenRPCDocument.make(registry: registry, title: title, version: version)
+    }
+
+    // MARK: - Entry points
+
+    /// In-process entry: decodes one message and answers it through `reply`, which is called on
+    /// `callbackQueue` once per reply (never for notifications) and for each progress notification.
+    /// Thread-safe; call from any queue.
+    public func submit(_ message: [UInt8], callbackQueue: DispatchQueue = RPCEngine.defaultCallbackQueue,
+                       reply: @escaping @Sendable ([UInt8]) -> Void) {
+        let channel = ReplyChannel(queue: callbackQueue, deliver: reply)
+        readerQueue.async {
+            let decoded = message.withUnsafeBytes { MessageDecoder.decode($0, maxDepth: self.configuration.maxDepth) }
+            self.receiveOnReaderQueue(decoded, channel: channel)
+        }
+    }
+
+    /// Handles one decoded message. - Important: call on the reader queue, in arrival order.
+    public func receiveOnReaderQueue(_ message: IncomingMessage, channel: ReplyChannel) {
+        dispatchPrecondition(condition: .onQueue(readerQueue))
+        switch message {
+        case .single(.invalid(let error, let id)):
+            channel.send(ReplyEncoder.error(id: id, error: error))
+        case .single(.request(let request)):
+            handleOnReaderQueue(request, target: request.id == nil ? .none : .channel(channel), channel: channel)
+        case .batch(let elements):
+            let answered = elements.filter { if case .request(let request) = $0 { return !request.isNotification } else { return true } }
+            guard !answered.isEmpty else {
+                for case .request(let request) in elements { handleOnReaderQueue(request, target: .none, channel: channel) }
+                return
+            }
+            let collector = BatchCollector(slots: answered.count, channel: channel)
+            var slot = 0
+            for element in elements {
+                switch element {
+                case .invalid(let error, let id):
+                    collector.fill(slot: slot, with: ReplyEncoder.error(id: id, error: error))
+                    slot += 1
+                case .request(let request) where request.isNotification:
+                    handleOnReaderQueue(request, target: .none, channel: channel)
+                case .request(let request):
+                    handleOnReaderQueue(request, target: .batch(collector, slot: slot), channel: channel)
+                    slot += 1
+                }
+            }
+        }
+    }
+
+    // MARK: - Capacity and lifecycle
+
+    /// Calls in flight (requests and notifications whose handlers have not settled).
+    public var inflightCount: Int { inflight.withLock { $0.count } }
+
+    /// Whether another call may start without exceeding `maxInflight`.
+    public var hasCapacity: Bool { inflight.withLock { $0.count < configuration.maxInflight } }
+
+    /// Runs `action` on the reader queue once a call slot is free (at once if one is).
+    public func notifyWhenCapacityAvailable(_ action: @escaping @Sendable () -> Void) {
+        let now = inflight.withLock { table -> Bool in
+            if table.count < configuration.maxInflight { return true }
+            table.capacityWaiters.append(action)
+            return false
+        }
+        if now { readerQueue.async(execute: action) }
+    }
+
+    /// Runs `action` on the reader queue once no call is in flight (at once if none is).
+    public func notifyWhenDrained(_ action: @escaping @Sendable () -> Void) {
+        let now = inflight.withLock { table -> Bool in
+            if table.count == 0 { return true }
+            table.drainWaiters.append(action)
+            return false
+        }
+        if now { readerQueue.async(execute: action) }
+    }
+
+    /// Answers every call still in flight with `ShuttingDown` and cancels its work. Thread-safe.
+    public func abortAllInflight() {
+        let calls = inflight.withLock { Array($0.byID.values) }
+        for call in calls { call.settle(.failure(.shuttingDown(method: call.method))) }
+    }
+
+    // MARK: - Dispatch
+
+    private func handleOnReaderQueue(_ request: Request, target: ReplyTarget, channel: ReplyChannel) {
+        switch request.method {
+        case "$/cancelRequest":
+            cancelOnReaderQueue(request.params?["id"])
+            answerInline(request, target: target, result: .object([:]))
+        case "notifications/cancelled":
+            cancelOnReaderQueue(request.params?["requestId"])
+            answerInline(request, target: target, result: .object([:]))
+        case "ping":
+            answerInline(request, target: target, result: .object([:]))
+        case "rpc.discover":
+            answerInline(request, target: target, result: discovery)
+        default:
+            guard let spec = registry[request.method] else {
+                if let id = request.id { answerInline(id: id, target: target, reply: .failure(.methodNotFound(request.method))) }
+                return
+            }
+            startCallOnReaderQueue(request, spec: spec, target: target, channel: channel)
+        }
+    }
+
+    private func answerInline(_ request: Request, target: ReplyTarget, result: JSONValue) {
+        if let id = request.id { answerInline(id: id, target: target, reply: .success(result)) }
+    }
+
+    private func answerInline(id: RequestID, target: ReplyTarget, reply: Result<JSONValue, RPCError>) {
+        let body: [UInt8]
+        switch reply {
+        case .success(let result): body = ReplyEncoder.result(id: id, result: result)
+        case .failure(let error): body = ReplyEncoder.error(id: id, error: error)
+        }
+        switch target {
+        case .channel(let channel): channel.send(body)
+        case .batch(let collector, let slot): collector.fill(slot: slot, with: body)
+        case .none: break
+        }
+    }
+
+    private func cancelOnReaderQueue(_ idValue: JSONValue?) {
+        guard let idValue, let id = RequestID(idValue) else { return }
+        let call = inflight.withLock { $0.byID[id] }
+        call?.settle(.failure(.cancelled(method: call?.method ?? "")))
+    }
+
+    private func startCallOnReaderQueue(_ request: Request, spec: MethodSpec, target: ReplyTarget, channel: ReplyChannel) {
+        // Split off the reserved `_meta` member.
+        var params = request.params
+        var meta: JSONObject?
+        if case .object(var object)? = params, let metaValue = object["_meta"] {
+            object["_meta"] = nil
+            params = .object(object)
+            meta = metaValue.objectValue
+            if meta == nil {
+                return rejectInline(request, target: target, error: .invalidParams("'_meta' must be an object", field: "_meta"))
+            }
+        }
+        var deadlineMs = spec.deadlineMs
+        if let requested = meta?["deadlineMs"] {
+            guard let value = requested.doubleValue, value > 0, value.isFinite else {
+                return rejectInline(request, target: target,
+                                    error: .invalidParams("'_meta.deadlineMs' must be a positive number", field: "_meta.deadlineMs"))
+            }
+            deadlineMs = min(deadlineMs, max(1, Int(value.rounded(.up))))  // shorten only
+        }
+        var progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?
+        if let token = meta?["progressToken"], request.id != nil {
+            switch token {
+            case .string, .int: progress = (token, channel, configuration.progressIntervalMs)
+            default:
+                return rejectInline(request, target: target,
+                                    error: .invalidParams("'_meta.progressToken' must be a string or an integer", field: "_meta.progressToken"))
+            }
+        }
+
+        // Only the reader queue adds ids, so nothing can take this id between the check and the insert.
+        if let id = request.id, inflight.withLock({ $0.byID[id] != nil }) {
+            return rejectInline(request, target: target, error: .duplicateID(id))
+        }
+        let call = Call(id: request.id, method: spec.name, deadlineMs: deadlineMs,
+                        deadlineMessage: spec.deadlineExceededMessage(deadlineMs: deadlineMs), target: target,
+                        progress: progress, timerQueue: timerQueue) { [weak self] call in self?.callSettled(call) }
+        inflight.withLock { table in
+            if let id = request.id { table.byID[id] = call }
+            table.count += 1
+        }
+        call.armDeadline()  // only once registered, so settling always finds it in the table
+        var reporter: (@Sendable (Double, Double?, String?) -> Void)?
+        if let emitter = call.progress {
+            reporter = { progress, total, message in emitter.report(progress: progress, total: total, message: message) }
+        }
+        let context = CallContext(id: request.id, method: spec.name, cancellation: call.token, deadline: call.deadline,
+                                  progressReporter: reporter)
+        let handlerParams = params
+        workQueue.async {
+            if let gate = self.gates[spec.name] {
+                gate.enter { self.runOnWorkQueue(call, spec: spec, params: handlerParams, context: context, release: gate.leave) }
+            } else {
+                self.runOnWorkQueue(call, spec: spec, params: handlerParams, context: context, release: {})
+            }
+        }
+    }
+
+    /// Runs the handler (after any simulated latency) unless the call is already over; `release`
+    /// runs once the handler has finished or was never started. Runs on the work queue.
+    private func runOnWorkQueue(_ call: Call, spec: MethodSpec, params: JSONValue?, context: CallContext,
+                                release: @escaping @Sendable () -> Void) {
+        let invoke: @Sendable () -> Void = {
+            guard !call.token.isCancelled else { return release() }
+            spec.invoke(params, context) { result in
+                release()
+                switch result {
+                case .success(let value): call.settle(.success(value))
+                case .failure(let error): call.fail(error)
+                }
+            }
+        }
+        let latency = configuration.simulatedLatencyMs[spec.name] ?? 0
+        if latency > 0 {
+            CancellableDelay.start(milliseconds: latency, queue: workQueue, token: call.token, then: invoke, orElse: release)
+        } else {
+            invoke()
+        }
+    }
+
+    private func rejectInline(_ request: Request, target: ReplyTarget, error: RPCError) {
+        if let id = request.id { answerInline(id: id, target: target, reply: .failure(error)) }
+    }
+
+    /// Bookkeeping after a call's reply was sent. Any thread.
+    private func callSettled(_ call: Call) {
+        let (capacity, drained) = inflight.withLock { table -> ([@Sendable () -> Void], [@Sendable () -> Void]) in
+            if let id = call.id, table.byID[id] === call { table.byID[id] = nil }
+            table.count -= 1
+            var capacity: [@Sendable () -> Void] = []
+            if table.count < configuration.maxInflight, !table.capacityWaiters.isEmpty {
+                capacity = table.capacityWaiters
+                table.capacityWaiters.removeAll()
+            }
+            var drained: [@Sendable () -> Void] = []
+            if table.count == 0 {
+                drained = table.drainWaiters
+                table.drainWaiters.removeAll()
+            }
+            return (capacity, drained)
+        }
+        for action in capacity + drained { readerQueue.async(execute: action) }
+    }
+}
+

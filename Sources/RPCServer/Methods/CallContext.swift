@@ -1,0 +1,38 @@
+import Dispatch
+
+/// What a handler knows about the call it serves. `Sendable`; pass it to any queue or task.
+public struct CallContext: Sendable {
+    /// The request id, nil for a notification.
+    public let id: RequestID?
+    public let method: String
+    /// Fires when the call passes its deadline, is cancelled by the client, or the server shuts down.
+    /// Work should stop when it fires; its result would be discarded anyway.
+    public let cancellation: CancellationToken
+    /// When the call's deadline passes.
+    public let deadline: DispatchTime
+    let progressReporter: (@Sendable (Double, Double?, String?) -> Void)?
+
+    public init(id: RequestID?, method: String, cancellation: CancellationToken = CancellationToken(),
+                deadline: DispatchTime = .distantFuture) {
+        self.init(id: id, method: method, cancellation: cancellation, deadline: deadline, progressReporter: nil)
+    }
+
+    init(id: RequestID?, method: String, cancellation: CancellationToken, deadline: DispatchTime,
+         progressReporter: (@Sendable (Double, Double?, String?) -> Void)?) {
+        self.id = id
+        self.method = method
+        self.cancellation = cancellation
+        self.deadline = deadline
+        self.progressReporter = progressReporter
+    }
+
+    /// Whether the client asked for progress (sent `_meta.progressToken`).
+    public var wantsProgress: Bool { progressReporter != nil }
+
+    /// Sends `notifications/progress` for this call if the client asked for it; otherwise does
+    /// nothing. `progress` must increase from one report to the next. Once a handler reports, the
+    /// engine's periodic heartbeat for this call stops. Thread-safe; never sent after the reply.
+    public func reportProgress(_ progress: Double, total: Double? = nil, message: String? = nil) {
+        progressReporter?(progress, total, message)
+    }
+}

@@ -1,0 +1,63 @@
+/// Turns the bytes of one framed message into an `IncomingMessage` in one pass: parse once, then
+/// classify every element per JSON-RPC 2.0. Never throws: what is wrong becomes an `.invalid`
+/// element carrying the exact error to send. Stateless; any thread.
+public enum MessageDecoder {
+    public static func decode(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONParser.defaultMaxDepth) -> IncomingMessage {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes, maxDepth: maxDepth)
+        } catch {
+            return .single(.invalid(.parseError(error), id: nil))
+        }
+        switch value {
+        case .array(let elements):
+            if elements.isEmpty { return .single(.invalid(.invalidRequest("empty batch"), id: nil)) }
+            return .batch(elements.map(classify))
+        default:
+            return .single(classify(value))
+        }
+    }
+
+    public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> IncomingMessage {
+        Array(bytes).withUnsafeBytes { decode($0) }
+    }
+
+    /// Validates one request object.
+    static func classify(_ value: JSONValue) -> IncomingElement {
+        guard case .object(let object) = value else {
+            return .invalid(.invalidRequest("expected a request object, found \(value.typeName)"), id: nil)
+        }
+        var version: JSONValue?
+        var method: JSONValue?
+        var params: JSONValue?
+        var idValue: JSONValue?
+        for member in object.members {
+            switch member.key {
+            case "jsonrpc": version = member.value
+            case "method": method = member.value
+            case "params": params = member.value
+            case "id": idValue = member.value
+            default: break
+            }
+        }
+        var id: RequestID?
+        if let idValue {
+            guard let valid = RequestID(idValue) else {
+                return .invalid(.invalidRequest("id must be a string, a number or null"), id: nil)
+            }
+            id = valid
+        }
+        // An invalid message is answered even without an id (with id null), as the specification's examples show.
+        guard version == .string("2.0") else {
+            return .invalid(.invalidRequest("\"jsonrpc\" must be \"2.0\""), id: id ?? .null)
+        }
+        guard case .string(let name)? = method else {
+            return .invalid(.invalidRequest(method == nil ? "missing \"method\"" : "\"method\" must be a string"), id: id ?? .null)
+        }
+        switch params {
+        case nil, .object?, .array?: break
+        default: return .invalid(.invalidRequest("\"params\" must be an object or an array"), id: id ?? .null)
+        }
+        return .request(Request(id: id, method: name, params: params))
+    }
+}

@@ -1,0 +1,96 @@
+/// An error reply's `error` object. Every error the engine produces carries `data.type`, a stable
+/// machine-readable name (see protocol.md), so clients recover with a `switch`, not a guess.
+/// Handlers may throw it directly; other errors conform through `RPCErrorConvertible`.
+public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var code: RPCErrorCode
+    public var message: String
+    public var data: JSONValue?
+
+    public init(code: RPCErrorCode, message: String, data: JSONValue? = nil) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
+    /// Builds an error whose data is `{"type": type, …details}`.
+    public init(code: RPCErrorCode, type: String, message: String, details: JSONObject = [:]) {
+        var data = JSONObject()
+        data.append("type", .string(type))
+        for member in details.members { data.append(member.key, member.value) }
+        self.init(code: code, message: message, data: .object(data))
+    }
+
+    /// `data.type`, if present.
+    public var type: String? { data?["type"]?.stringValue }
+
+    public var description: String { "\(code.rawValue) \(message)" }
+
+    public var json: JSONValue {
+        var object = JSONObject()
+        object.append("code", .int(Int64(code.rawValue)))
+        object.append("message", .string(message))
+        if let data { object.append("data", data) }
+        return .object(object)
+    }
+}
+
+/// An error that knows its JSON-RPC form (domain errors adopt this in their binding).
+public protocol RPCErrorConvertible: Error {
+    var rpcError: RPCError { get }
+}
+
+// MARK: - The engine's errors
+
+extension RPCError {
+    public static func parseError(_ error: JSONParseError) -> RPCError {
+        RPCError(code: .parseError, type: "ParseError", message: "Parse error: \(error.detail)",
+                 details: ["detail": .string(error.detail), "offset": .int(Int64(error.offset))])
+    }
+
+    public static func framingError(_ detail: String) -> RPCError {
+        RPCError(code: .parseError, type: "FramingError", message: "Framing error: \(detail)", details: ["detail": .string(detail)])
+    }
+
+    public static func invalidRequest(_ detail: String) -> RPCError {
+        RPCError(code: .invalidRequest, type: "InvalidRequest", message: "Invalid Request: \(detail)", details: ["detail": .string(detail)])
+    }
+
+    public static func messageTooLarge(limit: Int) -> RPCError {
+        RPCError(code: .invalidRequest, type: "MessageTooLarge", message: "Message larger than \(limit) bytes; skipped",
+                 details: ["limit": .int(Int64(limit))])
+    }
+
+    public static func duplicateID(_ id: RequestID) -> RPCError {
+        RPCError(code: .invalidRequest, type: "DuplicateId", message: "Request id \(id) is already in flight")
+    }
+
+    public static func methodNotFound(_ method: String) -> RPCError {
+        let shown = method.count > 200 ? String(method.prefix(200)) + "…" : method
+        return RPCError(code: .methodNotFound, type: "MethodNotFound", message: "Method not found: \(shown)",
+                        details: ["method": .string(shown)])
+    }
+
+    /// Bad params; `field` is the dotted path of the member at fault, when there is one.
+    public static func invalidParams(_ detail: String, field: String? = nil) -> RPCError {
+        var details: JSONObject = ["detail": .string(detail)]
+        if let field { details.append("field", .string(field)) }
+        return RPCError(code: .invalidParams, type: "InvalidParams", message: "Invalid params: \(detail)", details: details)
+    }
+
+    public static func internalError(_ detail: String) -> RPCError {
+        RPCError(code: .internalError, type: "InternalError", message: "Internal error", details: ["detail": .string(detail)])
+    }
+
+    public static func deadlineExceeded(method: String, message: String, deadlineMs: Int, elapsedMs: Int) -> RPCError {
+        RPCError(code: .deadlineExceeded, type: "DeadlineExceeded", message: message,
+                 details: ["method": .string(method), "deadlineMs": .int(Int64(deadlineMs)), "elapsedMs": .int(Int64(elapsedMs))])
+    }
+
+    public static func cancelled(method: String) -> RPCError {
+        RPCError(code: .requestCancelled, type: "Cancelled", message: "Request cancelled", details: ["method": .string(method)])
+    }
+
+    public static func shuttingDown(method: String) -> RPCError {
+        RPCError(code: .shuttingDown, type: "ShuttingDown", message: "Server shutting down", details: ["method": .string(method)])
+    }
+}

@@ -1,0 +1,127 @@
+/// The command line of a server built on this engine (protocol.md, section 9), parsed without
+/// side effects so it can be tested. Applications add their own options (e.g. `--db PATH`).
+public struct ServerOptions: Sendable {
+    public var framing: Framing?
+    public var engine = EngineConfiguration()
+    public var deadlineOverrides: [(method: String, milliseconds: Int)] = []
+    public var logLevel = Log.Level.warn
+    public var tracePath: String?
+    /// Values of application options, by flag (`"--db": "/tmp/x.sqlite"`).
+    public var applicationValues: [String: String] = [:]
+    public var showHelp = false
+    public var showVersion = false
+
+    /// An application-defined option that takes one value.
+    public struct ApplicationOption: Sendable {
+        public let flag: String
+        public let valueName: String
+        public let help: String
+        public init(flag: String, valueName: String, help: String) {
+            self.flag = flag
+            self.valueName = valueName
+            self.help = help
+        }
+    }
+
+    public struct UsageError: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    public init() {}
+
+    /// Parses `arguments` (without the program name). Accepts `--flag value` and `--flag=value`.
+    public static func parse(_ arguments: [String], applicationOptions: [ApplicationOption] = []) throws(UsageError) -> ServerOptions {
+        var options = ServerOptions()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            var flag = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                flag = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+                return next
+            }
+            switch flag {
+            case "-h", "--help": options.showHelp = true
+            case "--version": options.showVersion = true
+            case "--framing":
+                let name = try value()
+                if name == "auto" {
+                    options.framing = nil
+                } else {
+                    guard let framing = Framing(rawValue: name) else { throw UsageError(description: "--framing must be auto, ndjson or lsp") }
+                    options.framing = framing
+                }
+            case "--deadline":
+                let (method, milliseconds) = try methodAndMilliseconds(try value(), flag: flag, allowZero: false)
+                options.deadlineOverrides.append((method, milliseconds))
+            case "--simulate-latency":
+                let (method, milliseconds) = try methodAndMilliseconds(try value(), flag: flag, allowZero: true)
+                options.engine.simulatedLatencyMs[method] = milliseconds
+            case "--max-inflight": options.engine.maxInflight = try positive(try value(), flag: flag)
+            case "--max-message-bytes": options.engine.maxMessageBytes = try positive(try value(), flag: flag)
+            case "--progress-interval-ms": options.engine.progressIntervalMs = try positive(try value(), flag: flag)
+            case "--shutdown-grace-ms": options.engine.shutdownGraceMs = try nonNegative(try value(), flag: flag)
+            case "--log-level":
+                let name = try value()
+                guard let level = Log.Level(name: name) else { throw UsageError(description: "--log-level must be error, warn, info or debug") }
+                options.logLevel = level
+            case "--trace": options.tracePath = try value()
+            default:
+                if applicationOptions.contains(where: { $0.flag == flag }) {
+                    options.applicationValues[flag] = try value()
+                } else {
+                    throw UsageError(description: "unknown option \(argument)")
+                }
+            }
+        }
+        return options
+    }
+
+    /// The usage text, listing the application's options too.
+    public static func usage(program: String, applicationOptions: [ApplicationOption] = []) -> String {
+        var lines = ["usage: \(program) [options]", "", "options:"]
+        for option in applicationOptions {
+            lines.append("  \(option.flag) \(option.valueName)".padding(toLength: 34, withPad: " ", startingAt: 0) + option.help)
+        }
+        lines += [
+            "  --framing auto|ndjson|lsp        message framing (default auto: detected from the first byte)",
+            "  --deadline METHOD=MS             replace a method's deadline (repeatable)",
+            "  --simulate-latency METHOD=MS     delay a method's handler by MS, cancellably (repeatable)",
+            "  --max-inflight N                 calls in flight before reading pauses (default 1024)",
+            "  --max-message-bytes N            largest accepted message (default 16777216)",
+            "  --progress-interval-ms N         period of progress notifications (default 1000)",
+            "  --shutdown-grace-ms N            grace period for calls in flight on SIGTERM (default 2000)",
+            "  --log-level error|warn|info|debug  stderr verbosity (default warn)",
+            "  --trace FILE                     append every message in and out to FILE as JSON lines",
+            "  --help, --version",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    private static func methodAndMilliseconds(_ text: String, flag: String, allowZero: Bool) throws(UsageError) -> (String, Int) {
+        guard let equals = text.lastIndex(of: "="), equals != text.startIndex else {
+            throw UsageError(description: "\(flag) takes METHOD=MS, got '\(text)'")
+        }
+        let method = String(text[..<equals])
+        let number = String(text[text.index(after: equals)...])
+        let milliseconds = allowZero ? try nonNegative(number, flag: flag) : try positive(number, flag: flag)
+        return (method, milliseconds)
+    }
+
+    private static func positive(_ text: String, flag: String) throws(UsageError) -> Int {
+        guard let number = Int(text), number > 0, number <= 1 << 40 else { throw UsageError(description: "\(flag) needs a positive integer, got '\(text)'") }
+        return number
+    }
+
+    private static func nonNegative(_ text: String, flag: String) throws(UsageError) -> Int {
+        guard let number = Int(text), number >= 0, number <= 1 << 40 else { throw UsageError(description: "\(flag) needs a non-negative integer, got '\(text)'") }
+        return number
+    }
+}
+
+import Foundation  // String.padding

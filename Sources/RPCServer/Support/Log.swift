@@ -1,0 +1,44 @@
+import Foundation
+import Synchronization
+
+/// Leveled logging to stderr only (never to the protocol stream). Each line is one write, so
+/// lines from different threads do not interleave; tolerates a non-blocking stderr. Thread-safe.
+public enum Log {
+    public enum Level: Int, Sendable, Comparable, CaseIterable {
+        case error, warn, info, debug
+
+        public init?(name: String) {
+            switch name.lowercased() {
+            case "error": self = .error
+            case "warn", "warning": self = .warn
+            case "info": self = .info
+            case "debug": self = .debug
+            default: return nil
+            }
+        }
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    private static let threshold = Mutex(Level.warn)
+    /// Where log lines go; set by the transport to a duplicate of the original stderr.
+    private static let descriptor = Mutex(Int32(2))
+
+    public static var level: Level {
+        get { threshold.withLock { $0 } }
+        set { threshold.withLock { $0 = newValue } }
+    }
+
+    static func setDescriptor(_ fd: Int32) { descriptor.withLock { $0 = fd } }
+
+    public static func error(_ message: @autoclosure () -> String) { write(.error, message) }
+    public static func warn(_ message: @autoclosure () -> String) { write(.warn, message) }
+    public static func info(_ message: @autoclosure () -> String) { write(.info, message) }
+    public static func debug(_ message: @autoclosure () -> String) { write(.debug, message) }
+
+    private static func write(_ messageLevel: Level, _ message: () -> String) {
+        guard messageLevel <= level else { return }
+        let line = "shop-rpc [\(messageLevel)] \(message())\n"
+        try? FileDescriptorIO.writeAll(descriptor.withLock { $0 }, Array(line.utf8))
+    }
+}

@@ -1,0 +1,142 @@
+import Dispatch
+
+/// One client's byte stream, from frames to replies: it frames the input, decodes each message
+/// once, hands it to the engine in arrival order, and applies back-pressure: while the engine has
+/// `maxInflight` calls running or the writer's backlog is full, it stops taking frames, and tells
+/// its input source to stop reading (bytes already read stay buffered, bounded by one read).
+///
+/// Input-agnostic, so tests can feed it memory: the source calls `receiveOnReaderQueue` with
+/// chunks and `endOfInputOnReaderQueue` once; `wantsInput` says whether to read more, and
+/// `onWantsInput` fires (on the reader queue) when it becomes true again.
+/// - Important: every method runs on the engine's reader queue.
+public final class RPCConnection: Sendable {
+    public let engine: RPCEngine
+    public let writer: OutputWriter
+    private let tracer: Tracer?
+    private let channel: ReplyChannel
+
+    // Reader-queue state.
+    private nonisolated(unsafe) var decoder: FrameDecoder
+    private nonisolated(unsafe) var paused = false
+    private nonisolated(unsafe) var inputEnded = false
+    private nonisolated(unsafe) var finished = false
+    private nonisolated(unsafe) var stopped = false
+    private nonisolated(unsafe) var resumeHandler: (@Sendable () -> Void)?
+    private nonisolated(unsafe) var finishedHandler: (@Sendable () -> Void)?
+
+    public init(engine: RPCEngine, writer: OutputWriter, framing: Framing?, tracer: Tracer? = nil) {
+        self.engine = engine
+        self.writer = writer
+        self.tracer = tracer
+        channel = writer.channel
+        decoder = FrameDecoder(framing: framing, maxMessageBytes: engine.configuration.maxMessageBytes)
+        if let framing { writer.setFraming(framing) }
+    }
+
+    /// True while the connection can take more input.
+    public var wantsInput: Bool {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        return !paused && !stopped && !inputEnded
+    }
+
+    /// Called (on the reader queue) when the connection wants input again after pausing.
+    public func onWantsInput(_ handler: @escaping @Sendable () -> Void) {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        resumeHandler = handler
+    }
+
+    /// Called once (on the writer queue) after end of input or stop, when every reply is written.
+    public func onFinished(_ handler: @escaping @Sendable () -> Void) {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        finishedHandler = handler
+    }
+
+    // MARK: - Input
+
+    public func receiveOnReaderQueue(_ bytes: UnsafeRawBufferPointer) {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        guard !stopped else { return }
+        decoder.append(bytes)
+        drainFramesOnReaderQueue()
+    }
+
+    /// The input reached its end: answer what is buffered, let calls finish, flush, then finish.
+    public func endOfInputOnReaderQueue() {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        inputEnded = true
+        drainFramesOnReaderQueue()
+    }
+
+    /// Stops taking input (SIGTERM): calls in flight get `graceMs` to finish, then are answered
+    /// with `ShuttingDown`; then the connection finishes.
+    public func stopOnReaderQueue(graceMs: Int) {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        guard !stopped else { return }
+        stopped = true
+        engine.timerQueue.asyncAfter(deadline: .now() + .milliseconds(graceMs)) { [engine] in engine.abortAllInflight() }
+        finishWhenDrained()
+    }
+
+    // MARK: - Frames
+
+    private func drainFramesOnReaderQueue() {
+        while !stopped {
+            guard engine.hasCapacity, writer.hasBacklogRoom else {
+                pauseOnReaderQueue()
+                return
+            }
+            guard let event = decoder.next() else { break }
+            handleOnReaderQueue(event)
+        }
+        if inputEnded, !stopped, !finished {
+            if let tail = decoder.finish() { handleOnReaderQueue(tail) }
+            finishWhenDrained()
+        }
+    }
+
+    private func handleOnReaderQueue(_ event: FrameDecoder.Event) {
+        switch event {
+        case .message(let body):
+            if let framing = decoder.framing, writer.framingIsUnset { writer.setFraming(framing) }
+            tracer?.record(direction: "in", body: body)
+            let message = body.withUnsafeBytes { MessageDecoder.decode($0, maxDepth: engine.configuration.maxDepth) }
+            engine.receiveOnReaderQueue(message, channel: channel)
+        case .error(let error):
+            if let framing = decoder.framing, writer.framingIsUnset { writer.setFraming(framing) }
+            Log.info("input error: \(error.message)")
+            channel.send(ReplyEncoder.error(id: nil, error: error))
+        }
+    }
+
+    private func pauseOnReaderQueue() {
+        guard !paused else { return }
+        paused = true
+        Log.debug("pausing input: \(engine.inflightCount) calls in flight, \(writer.backlogBytes) bytes unwritten")
+        let readerQueue = engine.readerQueue
+        if !engine.hasCapacity {
+            engine.notifyWhenCapacityAvailable { self.resumeOnReaderQueue() }
+        } else {
+            writer.notifyWhenBacklogHasRoom { readerQueue.async { self.resumeOnReaderQueue() } }
+        }
+    }
+
+    private func resumeOnReaderQueue() {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        guard paused else { return }
+        paused = false
+        drainFramesOnReaderQueue()
+        if wantsInput { resumeHandler?() }
+    }
+
+    private func finishWhenDrained() {
+        guard !finished else { return }
+        finished = true
+        engine.notifyWhenDrained { [writer] in
+            // Every reply was handed to the writer before its call left the table; flush behind them.
+            writer.queue.async {
+                writer.flushOnWriterQueue()
+                self.finishedHandler?()
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import RPCServer
+import ShopAPI
+
+// shop-rpc: flags, store, method table, run. Everything else lives in RPCServer and ShopAPI.
+
+let version = "0.1.0"
+let databaseOption = ServerOptions.ApplicationOption(
+    flag: "--db", valueName: "PATH",
+    help: "the SQLite store (default: $XDG_DATA_HOME/shop-rpc/shop.sqlite; ':memory:' for a throw-away one)")
+
+let options: ServerOptions
+do {
+    options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), applicationOptions: [databaseOption])
+} catch {
+    FileHandle.standardError.write(Data("shop-rpc: \(error)\n\(ServerOptions.usage(program: "shop-rpc", applicationOptions: [databaseOption]))\n".utf8))
+    exit(2)
+}
+if options.showHelp {
+    print(ServerOptions.usage(program: "shop-rpc", applicationOptions: [databaseOption]))
+    exit(0)
+}
+if options.showVersion {
+    print("shop-rpc \(version)")
+    exit(0)
+}
+
+let databasePath = options.applicationValues["--db"] ?? ShopService.defaultDatabasePath
+let service: ShopService
+do {
+    service = try ShopService.open(path: databasePath)
+} catch {
+    FileHandle.standardError.write(Data("shop-rpc: cannot open the store at \(databasePath): \(error)\n".utf8))
+    exit(1)
+}
+let registry = MethodRegistry(ShopMethods.specs(service: service))
+StdioServer.run(registry: registry, options: options, title: "shop-rpc", version: version)
