@@ -1,0 +1,18 @@
+import Foundation
+
+// MARK: - OrderStamp
+
+/// Identity and time for a new order. Pure functions over their inputs; thread-safe.
+enum OrderStamp {
+    /// `ord_` followed by 16 lowercase hex digits from the system's secure random source.
+    static func randomOrderId() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let hex = String(generator.next() as UInt64, radix: 16)
+        return "ord_" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-23T10:00:00.123Z`.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
+    }
+}

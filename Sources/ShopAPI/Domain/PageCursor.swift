@@ -1,0 +1,57 @@
+import Foundation
+
+// MARK: - PageCursor
+
+/// Opaque pagination cursors: base64url (unpadded) of `<kind>:<position>`. The kind prefix makes a
+/// catalog cursor invalid for the order listing and vice versa. Pure functions; thread-safe.
+enum PageCursor {
+    private static let catalogKind = "p1"
+    private static let ordersKind = "o1"
+
+    // MARK: - Catalog (position: the last SKU returned)
+
+    static func catalog(afterSku sku: String) -> String {
+        encode(kind: catalogKind, position: sku)
+    }
+
+    /// The SKU the page ends after. Throws `.invalidCursor` for anything not made by `catalog(afterSku:)`.
+    static func catalogPosition(_ cursor: String) throws(ShopError) -> String {
+        guard let sku = decode(cursor, kind: catalogKind), !sku.isEmpty else { throw .invalidCursor(cursor) }
+        return sku
+    }
+
+    // MARK: - Orders (position: the sequence of the last order returned)
+
+    static func orders(beforeSequence sequence: Int64) -> String {
+        encode(kind: ordersKind, position: String(sequence))
+    }
+
+    /// The sequence the page ends before. Throws `.invalidCursor` for anything not made by `orders(beforeSequence:)`.
+    static func ordersPosition(_ cursor: String) throws(ShopError) -> Int64 {
+        guard let text = decode(cursor, kind: ordersKind), let sequence = Int64(text), sequence > 0 else {
+            throw .invalidCursor(cursor)
+        }
+        return sequence
+    }
+
+    // MARK: - Encoding
+
+    private static func encode(kind: String, position: String) -> String {
+        Data("\(kind):\(position)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    private static func decode(_ cursor: String, kind: String) -> String? {
+        guard !cursor.isEmpty, cursor.count <= 512,
+              cursor.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        else { return nil }
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
+        let prefix = kind + ":"
+        guard text.hasPrefix(prefix) else { return nil }
+        return String(text.dropFirst(prefix.count))
+    }
+}

@@ -1,0 +1,27 @@
+// MARK: - Product
+
+/// One catalog entry. Immutable value; `Sendable`.
+///
+/// Products are seeded once when the database is created and never change afterwards, so a
+/// `Product` read at any time is still accurate (stock lives apart, in `StockLevel`).
+public struct Product: Codable, Sendable, Equatable {
+    /// Stable identifier, `SKU-0001` … `SKU-0240` in the demo catalog.
+    public let sku: String
+    public let name: String
+    public let description: String
+    /// One of the catalog's categories, e.g. `"coffee"`; filters match it exactly.
+    public let category: String
+    /// Price of one unit in the smallest unit of `currency` (cents).
+    public let priceCents: Int
+    /// ISO 4217 code; always `"USD"` in this shop.
+    public let currency: String
+
+    public init(sku: String, name: String, description: String, category: String, priceCents: Int, currency: String) {
+        self.sku = sku
+        self.name = name
+        self.description = description
+        self.category = category
+        self.priceCents = priceCents
+        self.currency = currency
+    }
+}

@@ -1,0 +1,11 @@
+// MARK: - ProductList
+
+/// The result of `catalog.search`: best matches first, at most `ShopLimits.maxSearchResults`.
+/// Immutable value; `Sendable`.
+public struct ProductList: Codable, Sendable, Equatable {
+    public let items: [Product]
+
+    public init(items: [Product]) {
+        self.items = items
+    }
+}

@@ -1,0 +1,75 @@
+import Dispatch
+
+// MARK: - Carts
+
+extension ShopService {
+    /// The cart's lines and total. An id never written to is an empty cart, not an error.
+    public func cart(id: String, interruption: (any ShopInterruption)?) throws -> Cart {
+        let lines = try store.read(interruption: interruption) { try $0.cartLines(cartId: id) }
+        return Cart(cartId: id, lines: lines)
+    }
+
+    /// Adds `quantity` units of `sku` to the cart (creating the cart or line as needed) at the
+    /// product's current price, and delivers the resulting cart. Does not reserve stock.
+    ///
+    /// Fails with `.invalidQuantity` if `quantity` or the resulting line is outside
+    /// `1...ShopLimits.maxLineQuantity`, `.notFound(entity: "product")` for an unknown SKU.
+    /// Calls `completion` exactly once, on `callbackQueue`.
+    public func addToCart(
+        cartId: String,
+        sku: String,
+        quantity: Int,
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue = .global(),
+        completion: @escaping @Sendable (Result<Cart, ShopError>) -> Void
+    ) {
+        let maxQuantity = ShopLimits.maxLineQuantity
+        guard (1...maxQuantity).contains(quantity) else {
+            let error = ShopError.invalidQuantity(sku: sku, quantity: quantity, max: maxQuantity)
+            return Self.deliver(.failure(error), on: callbackQueue, to: completion)
+        }
+        store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
+            guard let product = try transaction.product(sku: sku) else {
+                throw ShopError.notFound(entity: "product", id: sku)
+            }
+            let lines = try transaction.cartLines(cartId: cartId)
+            let newQuantity = (lines.first { $0.sku == sku }?.quantity ?? 0) + quantity
+            guard newQuantity <= maxQuantity else {
+                throw ShopError.invalidQuantity(sku: sku, quantity: newQuantity, max: maxQuantity)
+            }
+            let line = CartLine(sku: sku, quantity: newQuantity, unitPriceCents: product.priceCents)
+            try transaction.setCartLine(cartId: cartId, line: line)
+            return Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId))
+        }, completion: completion)
+    }
+
+    /// Removes the cart's line for `sku` entirely and delivers the resulting cart. Removing an
+    /// absent line (or from an unknown cart) is not an error.
+    /// Calls `completion` exactly once, on `callbackQueue`.
+    public func removeFromCart(
+        cartId: String,
+        sku: String,
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue = .global(),
+        completion: @escaping @Sendable (Result<Cart, ShopError>) -> Void
+    ) {
+        store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
+            try transaction.removeCartLine(cartId: cartId, sku: sku)
+            return Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId))
+        }, completion: completion)
+    }
+
+    /// Removes every line and delivers the (empty) cart.
+    /// Calls `completion` exactly once, on `callbackQueue`.
+    public func clearCart(
+        cartId: String,
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue = .global(),
+        completion: @escaping @Sendable (Result<Cart, ShopError>) -> Void
+    ) {
+        store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
+            try transaction.clearCart(cartId: cartId)
+            return Cart(cartId: cartId, lines: [])
+        }, completion: completion)
+    }
+}

@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+
+// MARK: - ShopService
+
+/// The shop: catalog, inventory, carts and orders, with their rules, over a `ShopStore`.
+///
+/// - Thread-safe: every method may be called from any thread, concurrently.
+/// - Reads are synchronous and run on the caller's thread on a pooled read connection; each sees
+///   one consistent snapshot, including every write whose completion has already been called.
+/// - Writes take a completion, called **exactly once, on `callbackQueue`**, after the change is
+///   durable. Writes submitted concurrently are grouped by one writer into one transaction (one
+///   fsync), each in its own savepoint, so one failing write never undoes another.
+/// - Only `ShopError` is ever thrown or delivered.
+public final class ShopService: Sendable {
+    let store: any ShopStore
+    /// The clock that stamps new orders.
+    let now: @Sendable () -> Date
+    /// Makes the id of a new order.
+    let makeOrderId: @Sendable () -> String
+
+    init(
+        store: any ShopStore,
+        now: @escaping @Sendable () -> Date = { Date() },
+        makeOrderId: @escaping @Sendable () -> String = OrderStamp.randomOrderId
+    ) {
+        self.store = store
+        self.now = now
+        self.makeOrderId = makeOrderId
+    }
+
+    // MARK: - Opening
+
+    /// `$XDG_DATA_HOME/shop-rpc/shop.sqlite`, else `~/.local/share/shop-rpc/shop.sqlite`.
+    public static var defaultDatabasePath: String {
+        let environment = ProcessInfo.processInfo.environment
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            dataHome = home + "/.local/share"
+        }
+        return dataHome + "/shop-rpc/shop.sqlite"
+    }
+
+    /// Opens (creating directories and the file if needed) the database at `path`, migrates its
+    /// schema, and seeds the demo catalog the first time. `":memory:"` opens a private in-memory
+    /// database. Several services (or processes) may open one file; they never oversell.
+    ///
+    /// Throws only `ShopError` (`.storage`).
+    public static func open(path: String) throws -> ShopService {
+        ShopService(store: try SQLiteShopStore.open(path: path))
+    }
+
+    // MARK: - Statistics
+
+    /// Write transactions committed and write operations run in them since opening. Under
+    /// concurrent writes `operations > transactions`: several operations share one fsync.
+    public var stats: (transactions: Int, operations: Int) {
+        store.stats
+    }
+
+    // MARK: - Helpers for the rules
+
+    /// `limit` clamped to `1...maximum`; below 1 means `ShopLimits.defaultPageSize`.
+    static func pageSize(_ limit: Int, maximum: Int = ShopLimits.maxPageSize) -> Int {
+        limit < 1 ? min(ShopLimits.defaultPageSize, maximum) : min(limit, maximum)
+    }
+
+    /// Delivers a result that needs no store work, keeping the exactly-once, on-`queue` promise.
+    static func deliver<T: Sendable>(
+        _ result: Result<T, ShopError>,
+        on queue: DispatchQueue,
+        to completion: @escaping @Sendable (Result<T, ShopError>) -> Void
+    ) {
+        queue.async { completion(result) }
+    }
+}

@@ -1,0 +1,30 @@
+import Dispatch
+
+// MARK: - ShopStore
+
+/// The persistence seam under `ShopService`: transactions and primitive reads and writes, no
+/// business rules (those live in the service, so they can be tested against a fake store).
+///
+/// Conformers are thread-safe.
+protocol ShopStore: Sendable {
+    /// Runs `body` on the caller's thread against one consistent snapshot and returns its result.
+    ///
+    /// Throws `.interrupted` without starting when `interruption` already fired, and stops the
+    /// read (also with `.interrupted`) when it fires meanwhile. Throws only `ShopError`.
+    func read<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T
+
+    /// Runs `body` atomically: all its changes are kept, or none if it throws. `completion` is
+    /// called exactly once, on `callbackQueue`, after the changes are durable.
+    ///
+    /// If `interruption` has fired by the time `body` would start, `body` is skipped and the
+    /// result is `.interrupted`; once started, a write runs to completion.
+    func write<T: Sendable>(
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        _ body: @escaping @Sendable (any ShopWriteTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, ShopError>) -> Void
+    )
+
+    /// Write transactions committed and write operations run in them, since the store opened.
+    var stats: (transactions: Int, operations: Int) { get }
+}

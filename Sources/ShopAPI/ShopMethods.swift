@@ -1,0 +1,125 @@
+import Dispatch
+import RPCServer
+
+/// The one place where the shop meets the engine: every shop operation as a `MethodSpec` with its
+/// params (validated into -32602 errors that name the field), its deadline, its schemas for
+/// `rpc.discover`, and the mapping of `ShopError` to JSON-RPC errors. The domain does not import
+/// the engine; only this file does.
+public enum ShopMethods {
+    /// `inventory.check`'s deadline and the exact message users see when it passes.
+    public static let inventoryDeadlineMs = 5_000
+    public static let inventoryUnavailableMessage = "Inventory information is temporarily unavailable, please try again later"
+    /// Every other shop method's deadline.
+    public static let defaultDeadlineMs = 30_000
+
+    /// The shop's method table, ready to register.
+    public static func specs(service: ShopService) -> [MethodSpec] {
+        [
+            read("catalog.list", CatalogListParams.self, summary: "Products ordered by sku, a page at a time.",
+                 params: CatalogListParams.schema, result: Schemas.page(of: Schemas.product)) { params, token in
+                try service.listCatalog(cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
+                                        category: params.category, interruption: token)
+            },
+            read("catalog.get", SkuParams.self, summary: "One product.", params: SkuParams.schema, result: Schemas.product) { params, token in
+                try service.product(sku: params.sku, interruption: token)
+            },
+            read("catalog.search", CatalogSearchParams.self, summary: "Products whose name, description or category match every word (prefix, case-insensitive).",
+                 params: CatalogSearchParams.schema, result: Schemas.items(of: Schemas.product)) { params, token in
+                try service.searchCatalog(query: params.query, limit: params.limit ?? ShopLimits.defaultPageSize, interruption: token)
+            },
+            read("inventory.check", InventoryCheckParams.self, deadlineMs: inventoryDeadlineMs, deadlineMessage: inventoryUnavailableMessage,
+                 summary: "Units available per sku, in request order.", params: InventoryCheckParams.schema, result: Schemas.levels) { params, token in
+                try service.checkInventory(skus: params.skus, interruption: token)
+            },
+            read("cart.get", CartParams.self, summary: "A cart (an unknown cart is empty).", params: CartParams.schema, result: Schemas.cart) { params, token in
+                try service.cart(id: params.cartId, interruption: token)
+            },
+            write("cart.add", CartAddParams.self, summary: "Adds quantity of a sku to a cart line.", params: CartAddParams.schema,
+                  result: Schemas.cart) { params, token, done in
+                service.addToCart(cartId: params.cartId, sku: params.sku, quantity: params.quantity, interruption: token, completion: done)
+            },
+            write("cart.remove", CartLineParams.self, summary: "Removes a sku's line from a cart.", params: CartLineParams.schema,
+                  result: Schemas.cart) { params, token, done in
+                service.removeFromCart(cartId: params.cartId, sku: params.sku, interruption: token, completion: done)
+            },
+            write("cart.clear", CartParams.self, summary: "Empties a cart.", params: CartParams.schema, result: Schemas.cart) { params, token, done in
+                service.clearCart(cartId: params.cartId, interruption: token, completion: done)
+            },
+            write("orders.place", PlaceOrderParams.self,
+                  summary: "Takes stock for every line, records the order and empties the cart in one durable transaction; idempotent per key.",
+                  params: PlaceOrderParams.schema, result: Schemas.order) { params, token, done in
+                service.placeOrder(cartId: params.cartId, idempotencyKey: params.idempotencyKey, interruption: token, completion: done)
+            },
+            read("orders.get", OrderParams.self, summary: "One order.", params: OrderParams.schema, result: Schemas.order) { params, token in
+                try service.order(id: params.orderId, interruption: token)
+            },
+            read("orders.list", OrdersListParams.self, summary: "Orders, newest first, optionally of one cart.", params: OrdersListParams.schema,
+                 result: Schemas.page(of: Schemas.order)) { params, token in
+                try service.listOrders(cartId: params.cartId, cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
+                                       interruption: token)
+            },
+        ]
+    }
+
+    // MARK: - Binding styles
+
+    /// A synchronous store read, run on the engine's work queue; the call's token interrupts it.
+    private static func read<Params: ValidatedParams, Output: Encodable & Sendable>(
+        _ name: String, _ type: Params.Type, deadlineMs: Int = defaultDeadlineMs, deadlineMessage: String? = nil,
+        summary: String, params: JSONValue, result: JSONValue,
+        _ body: @escaping @Sendable (Params, CancellationToken) throws -> Output
+    ) -> MethodSpec {
+        .callback(name, params: type, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, summary: summary,
+                  paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
+            completion(Result {
+                try params.validate()
+                return try body(params, context.cancellation)
+            })
+        }
+    }
+
+    /// A store write, handed to the service's grouping writer; its completion ends the call.
+    private static func write<Params: ValidatedParams, Output: Encodable & Sendable>(
+        _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue,
+        _ body: @escaping @Sendable (Params, CancellationToken, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
+    ) -> MethodSpec {
+        .callback(name, params: type, deadlineMs: defaultDeadlineMs, summary: summary,
+                  paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
+            do {
+                try params.validate()
+            } catch {
+                return completion(.failure(error))
+            }
+            body(params, context.cancellation) { result in completion(result.mapError { $0 }) }
+        }
+    }
+}
+
+// MARK: - Engine adapters
+
+extension CancellationToken: ShopInterruption {
+    public var isInterrupted: Bool { isCancelled }
+
+    public func addInterruptHandler(_ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let registration = onCancel(action)
+        return { registration.remove() }
+    }
+}
+
+extension ShopError: RPCErrorConvertible {
+    public var rpcError: RPCError {
+        let details: JSONObject
+        switch self {
+        case let .notFound(entity, id): details = ["entity": .string(entity), "id": .string(id)]
+        case let .outOfStock(sku, requested, available):
+            details = ["sku": .string(sku), "requested": .int(Int64(requested)), "available": .int(Int64(available))]
+        case let .invalidQuantity(sku, quantity, max):
+            details = ["sku": .string(sku), "quantity": .int(Int64(quantity)), "max": .int(Int64(max))]
+        case let .cartEmpty(cartId): details = ["cartId": .string(cartId)]
+        case let .idempotencyConflict(key, cartId): details = ["idempotencyKey": .string(key), "cartId": .string(cartId)]
+        case .invalidCursor, .interrupted: details = [:]
+        case let .storage(detail): details = ["detail": .string(detail)]
+        }
+        return RPCError(code: RPCErrorCode(code), type: type, message: message, details: details)
+    }
+}

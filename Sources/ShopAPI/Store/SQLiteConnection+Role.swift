@@ -1,0 +1,33 @@
+import CSQLite
+
+// MARK: - Roles
+
+extension SQLiteConnection {
+    /// What a connection is for, which decides how it is opened and configured.
+    enum Role {
+        /// The one connection that writes a database file: WAL, `synchronous=FULL` (a commit is
+        /// on disk before it returns, so a kill -9 after a completion loses nothing).
+        case writer
+        /// A pooled reader of a database file: `query_only`, so it can never write.
+        case reader
+        /// The single connection of an in-memory database, shared by reads and writes.
+        case inMemory
+    }
+
+    /// Opens `path` for `role` and applies the role's settings (plus, for all: `busy_timeout`,
+    /// foreign keys on).
+    static func open(path: String, as role: Role) throws(SQLiteError) -> SQLiteConnection {
+        let flags = switch role {
+        case .writer, .inMemory: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .reader: SQLITE_OPEN_READWRITE
+        }
+        let connection = try SQLiteConnection(path: path, flags: flags)
+        try connection.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds); PRAGMA foreign_keys = ON;")
+        switch role {
+        case .writer: try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+        case .reader: try connection.execute("PRAGMA query_only = ON;")
+        case .inMemory: break
+        }
+        return connection
+    }
+}

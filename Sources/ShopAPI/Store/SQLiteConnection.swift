@@ -1,0 +1,105 @@
+import CSQLite
+
+// MARK: - SQLiteConnection
+
+/// One SQLite connection (opened `SQLITE_OPEN_NOMUTEX`) with its prepared-statement cache.
+///
+/// Not thread-safe: one thread at a time. It is `@unchecked Sendable` only so it can move between
+/// threads: it is reached solely through `SQLiteConnectionPool.withConnection`, which hands it to
+/// one caller at a time. The exception is `interrupt()`, which SQLite allows from any thread.
+/// Closes itself (and finalizes its statements) on deinit.
+final class SQLiteConnection: @unchecked Sendable {
+    /// Milliseconds a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    static let busyTimeoutMilliseconds = 5000
+
+    let handle: OpaquePointer
+    /// Prepared statements by SQL text, reused across calls.
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens `path` with `sqlite3_open_v2` and `flags` (`SQLITE_OPEN_NOMUTEX` is added).
+    init(path: String, flags: Int32) throws(SQLiteError) {
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(opened)
+            throw SQLiteError(code: code, message: "cannot open \(path): \(message)")
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit {
+        statements.removeAll()  // finalizes them before the close below
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: - Running SQL
+
+    /// Runs one or more statements that return no rows we need (DDL, pragmas). Not cached.
+    func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(code: code, message: text)
+        }
+    }
+
+    /// Runs one cached statement to completion and returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: any SQLiteBindable...) throws(SQLiteError) -> Int {
+        try run(sql, arguments: arguments)
+    }
+
+    /// `run(_:_:)` with the arguments as an array.
+    @discardableResult
+    func run(_ sql: String, arguments: [any SQLiteBindable]) throws(SQLiteError) -> Int {
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs one cached statement and maps each row with `row`.
+    func query<Row>(_ sql: String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> [Row] {
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        var rows: [Row] = []
+        while try statement.step() {
+            rows.append(try row(statement))
+        }
+        return rows
+    }
+
+    /// The cached statement for `sql`, preparing it on first use.
+    func prepared(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        var prepared: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard code == SQLITE_OK, let prepared else { throw lastError(code) }
+        let statement = SQLiteStatement(handle: prepared)
+        statements[sql] = statement
+        return statement
+    }
+
+    // MARK: - State
+
+    /// `true` when no transaction is open (also after SQLite rolled one back by itself).
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// The last row id inserted on this connection.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rolls back an open transaction, if any; used to leave the connection clean after a failure.
+    func rollbackIfInTransaction() {
+        if !isAutocommit { try? execute("ROLLBACK") }
+    }
+
+    private func lastError(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)))
+    }
+}

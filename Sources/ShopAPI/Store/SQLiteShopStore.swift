@@ -1,0 +1,106 @@
+import CSQLite
+import Dispatch
+import Foundation
+
+// MARK: - SQLiteShopStore
+
+/// `ShopStore` on SQLite: a pool of read connections plus one grouping writer.
+///
+/// - A database file: one writer connection (WAL, `synchronous=FULL`) used only on the writer's
+///   queue, and up to `readerCount` `query_only` reader connections opened on demand. WAL lets
+///   reads run while a group commits. Other processes may open the same file: `BEGIN IMMEDIATE`
+///   plus a conditional stock update keep them from overselling.
+/// - `":memory:"`: one connection, shared through a pool of one by reads and the writer, so every
+///   call sees the same private database; reads wait while a write group runs.
+///
+/// Thread-safe. Reads run on the caller's thread; writes as described on `SQLiteGroupWriter`.
+final class SQLiteShopStore: ShopStore {
+    /// Read connections per database file.
+    static let readerCount = 4
+
+    private let readers: SQLiteConnectionPool
+    private let writer: SQLiteGroupWriter
+    let searchMode: ProductSearchMode
+
+    private init(readers: SQLiteConnectionPool, writerConnection: SQLiteConnectionPool, searchMode: ProductSearchMode) {
+        self.readers = readers
+        self.searchMode = searchMode
+        self.writer = SQLiteGroupWriter(connections: writerConnection) { connection in
+            SQLiteShopTransaction(connection: connection, searchMode: searchMode, interruption: nil)
+        }
+    }
+
+    // MARK: - Opening
+
+    /// Opens the database at `path` (`":memory:"` for a private in-memory one), creating parent
+    /// directories, migrating and seeding as needed. `allowFullTextSearch: false` forces the
+    /// `LIKE` search (for tests of the fallback).
+    static func open(path: String, allowFullTextSearch: Bool = true) throws(ShopError) -> SQLiteShopStore {
+        do {
+            if path == ":memory:" {
+                let connection = try SQLiteConnection.open(path: path, as: .inMemory)
+                let searchMode = try ShopSchema.migrate(connection, allowFullTextSearch: allowFullTextSearch)
+                let shared = SQLiteConnectionPool(capacity: 1, connections: [connection]) {
+                    preconditionFailure("the in-memory pool never opens a second connection")
+                }
+                return SQLiteShopStore(readers: shared, writerConnection: shared, searchMode: searchMode)
+            }
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            let writerConnection = try SQLiteConnection.open(path: path, as: .writer)
+            let searchMode = try ShopSchema.migrate(writerConnection, allowFullTextSearch: allowFullTextSearch)
+            let readers = SQLiteConnectionPool(capacity: readerCount) {
+                try SQLiteConnection.open(path: path, as: .reader)
+            }
+            return SQLiteShopStore(
+                readers: readers,
+                writerConnection: SQLiteConnectionPool(capacity: 1, connections: [writerConnection]) {
+                    preconditionFailure("the writer pool never opens a second connection")
+                },
+                searchMode: searchMode
+            )
+        } catch {
+            throw ShopError(storeError: error)
+        }
+    }
+
+    // MARK: - ShopStore
+
+    func read<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T {
+        do {
+            if interruption?.isInterrupted == true { throw ShopError.interrupted }
+            let searchMode = self.searchMode
+            return try readers.withConnection(interruption: interruption) { connection in
+                try connection.withInterrupts(from: interruption) {
+                    try connection.inReadTransaction {
+                        try body(SQLiteShopTransaction(connection: connection, searchMode: searchMode, interruption: interruption))
+                    }
+                }
+            }
+        } catch {
+            throw ShopError(storeError: error)
+        }
+    }
+
+    func write<T: Sendable>(
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        _ body: @escaping @Sendable (any ShopWriteTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, ShopError>) -> Void
+    ) {
+        writer.submit(PendingWrite(
+            interruption: interruption,
+            perform: { transaction in
+                let value = try body(transaction)
+                return { callbackQueue.async { completion(.success(value)) } }
+            },
+            fail: { error in callbackQueue.async { completion(.failure(error)) } }
+        ))
+    }
+
+    var stats: (transactions: Int, operations: Int) {
+        writer.stats
+    }
+}

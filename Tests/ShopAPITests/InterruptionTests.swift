@@ -1,0 +1,82 @@
+import XCTest
+@testable import ShopAPI
+
+/// Stopping work through `ShopInterruption`.
+final class InterruptionTests: XCTestCase {
+    func test_reads_alreadyInterrupted_throwInterrupted() throws {
+        let service = try ShopService.open(path: ":memory:")
+        let interrupted = TestInterruption(interrupted: true)
+        let reads: [() throws -> Void] = [
+            { _ = try service.listCatalog(cursor: nil, limit: 10, category: nil, interruption: interrupted) },
+            { _ = try service.product(sku: "SKU-0001", interruption: interrupted) },
+            { _ = try service.searchCatalog(query: "coffee", limit: 10, interruption: interrupted) },
+            { _ = try service.checkInventory(skus: ["SKU-0001"], interruption: interrupted) },
+            { _ = try service.cart(id: "c", interruption: interrupted) },
+            { _ = try service.listOrders(cartId: nil, cursor: nil, limit: 10, interruption: interrupted) },
+        ]
+        for read in reads {
+            XCTAssertThrowsError(try read()) { XCTAssertEqual($0 as? ShopError, .interrupted) }
+        }
+    }
+
+    func test_writes_alreadyInterrupted_failInterrupted_andChangeNothing() throws {
+        let service = try ShopService.open(path: ":memory:")
+        _ = try service.addToCartAndWait("c", "SKU-0001", 1).get()
+        let before = try service.available("SKU-0001")
+        let interrupted = TestInterruption(interrupted: true)
+        XCTAssertEqual(service.addToCartAndWait("c", "SKU-0002", 1, interruption: interrupted).failure, .interrupted)
+        XCTAssertEqual(service.placeOrderAndWait("c", key: "k", interruption: interrupted).failure, .interrupted)
+        XCTAssertEqual(try service.cart(id: "c", interruption: nil).lines.map(\.sku), ["SKU-0001"])
+        XCTAssertEqual(try service.available("SKU-0001"), before)
+    }
+
+    func test_read_interruptedBetweenStatements_stopsWithInterrupted() throws {
+        let service = try ShopService.open(path: ":memory:")
+        let skus = (1...100).map(CatalogSeed.sku)
+        XCTAssertThrowsError(try service.checkInventory(skus: skus, interruption: CountdownInterruption(interruptedFromRead: 5))) {
+            XCTAssertEqual($0 as? ShopError, .interrupted)
+        }
+    }
+
+    func test_read_unregistersItsHandler_soALateInterruptCannotReachTheNextCall() throws {
+        let service = try ShopService.open(path: ":memory:")
+        let token = TestInterruption()
+        _ = try service.listCatalog(cursor: nil, limit: 10, category: nil, interruption: token)
+        XCTAssertEqual(token.registrations, 1)
+        XCTAssertEqual(token.activeHandlerCount, 0)
+        token.interrupt()
+        XCTAssertEqual(try service.listCatalog(cursor: nil, limit: 10, category: nil, interruption: nil).items.count, 10)
+    }
+
+    func test_withInterrupts_firingDuringRunningStatement_stopsIt() throws {
+        let connection = try SQLiteConnection.open(path: ":memory:", as: .inMemory)
+        let token = TestInterruption()
+        let finished = Flag()
+        // Keeps firing until the statement is over; the statement never ends unless interrupted.
+        DispatchQueue.global().async {
+            while !finished.isSet {
+                token.fireHandlersWithoutMarking()
+                usleep(1000)
+            }
+        }
+        defer { finished.set() }
+        XCTAssertThrowsError(try connection.withInterrupts(from: token) {
+            try connection.query("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n", []) { $0.int(0) }
+        }) {
+            XCTAssertEqual(ShopError(storeError: $0), .interrupted)
+        }
+        XCTAssertEqual(token.activeHandlerCount, 0)
+        XCTAssertEqual(try connection.query("SELECT 42", []) { $0.int(0) }, [42], "the connection works afterwards")
+    }
+
+    func test_connectionPool_waitingCallerInterrupted_stopsWaiting() throws {
+        let pool = SQLiteConnectionPool(capacity: 1) { try SQLiteConnection.open(path: ":memory:", as: .inMemory) }
+        let token = TestInterruption()
+        try pool.withConnection(interruption: nil) { _ in
+            token.interrupt()
+            XCTAssertThrowsError(try pool.withConnection(interruption: token) { _ in }) {
+                XCTAssertEqual($0 as? ShopError, .interrupted)
+            }
+        }
+    }
+}
