@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+
+/// End of input, SIGTERM and a closed stdout all end the process cleanly with exit status 0.
+final class LifecycleTests: XCTestCase {
+    func test_endOfInput_letsCallsInFlightFinish_thenExitsZero() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "catalog.get=300"])
+        server.sendLine(rpc(1, "catalog.get", ["sku": "SKU-0001"]))
+        server.sendLine(rpc(2, "ping"))
+        server.closeInput()
+        let output = server.remainingOutput()
+        XCTAssertTrue(output.contains(#""id":1,"result""#), output)
+        XCTAssertTrue(output.contains(#""id":2,"result""#), output)
+        XCTAssertEqual(server.waitForExit(), 0)
+    }
+
+    func test_endOfInput_withNothingSent_exitsZeroAtOnce() throws {
+        let server = try ServerProcess()
+        server.closeInput()
+        XCTAssertEqual(server.remainingOutput(), "")
+        XCTAssertEqual(server.waitForExit(), 0)
+    }
+
+    func test_sigterm_answersCallsStillRunningWithShuttingDown_andExitsZero() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "catalog.list=60000", "--shutdown-grace-ms", "200"])
+        server.sendLine(rpc(1, "catalog.list"))
+        server.sendLine(rpc(2, "ping"))
+        XCTAssertEqual((server.readJSON() as? [String: Any])?["id"] as? Int, 2)  // the server is up and has read both
+        server.process.terminate()  // SIGTERM
+        let reply = server.readJSON() as? [String: Any]
+        XCTAssertEqual(reply?["id"] as? Int, 1)
+        XCTAssertEqual(reply?.errorCode, -32002)
+        XCTAssertEqual(reply?.errorType, "ShuttingDown")
+        XCTAssertEqual(server.waitForExit(), 0)
+    }
+
+    func test_sigint_withCallsThatFinishInTheGracePeriod_answersThemNormally() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "catalog.get=200", "--shutdown-grace-ms", "5000"])
+        server.sendLine(rpc(1, "catalog.get", ["sku": "SKU-0001"]))
+        server.sendLine(rpc(2, "ping"))
+        _ = server.readJSON()
+        server.process.interrupt()  // SIGINT
+        XCTAssertEqual((server.readJSON() as? [String: Any])?.result?["sku"] as? String, "SKU-0001")
+        XCTAssertEqual(server.waitForExit(), 0)
+    }
+
+    func test_closedStdout_endsTheProcessCleanly_withALogLine() throws {
+        let server = try ServerProcess(closeStdout: true)
+        for id in 0..<200 { server.sendLine(rpc(id, "ping")) }
+        XCTAssertEqual(server.waitForExit(), 0)
+        XCTAssertTrue(server.stderrOutput.contains("stdout closed"), server.stderrOutput)
+    }
+
+    func test_badFlag_printsUsage_andExitsTwo() throws {
+        let server = try ServerProcess(["--frobnicate"])
+        XCTAssertEqual(server.waitForExit(), 2)
+        XCTAssertTrue(server.stderrOutput.contains("unknown option --frobnicate"))
+        XCTAssertTrue(server.stderrOutput.contains("--deadline METHOD=MS"))
+    }
+
+    func test_help_andVersion() throws {
+        let help = try ServerProcess(["--help"])
+        XCTAssertTrue(help.remainingOutput().contains("--simulate-latency"))
+        XCTAssertEqual(help.waitForExit(), 0)
+        let version = try ServerProcess(["--version"])
+        XCTAssertTrue(version.remainingOutput().hasPrefix("shop-rpc "))
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import XCTest
+
+/// JSON-RPC 2.0 over the real binary's pipes: framing, ids, batches, errors, deadlines, cancels.
+final class WireProtocolTests: XCTestCase {
+    func test_ndjson_specificationExamples() throws {
+        let server = try ServerProcess()
+        server.sendLine(#"{"jsonrpc":"2.0","method":"foobar,"params":"bar","baz]"#)
+        XCTAssertEqual((server.readJSON() as? [String: Any])?.errorCode, -32700)
+        server.sendLine(#"{"jsonrpc":"2.0","method":1,"params":"bar"}"#)
+        let invalid = server.readJSON() as? [String: Any]
+        XCTAssertEqual(invalid?.errorCode, -32600)
+        XCTAssertTrue(invalid?["id"] is NSNull)
+        server.sendLine("[]")
+        XCTAssertEqual((server.readJSON() as? [String: Any])?.errorCode, -32600)
+        server.sendLine("[1,2,3]")
+        let three = server.readJSON() as? [[String: Any]]
+        XCTAssertEqual(three?.count, 3)
+        XCTAssertEqual(three?.compactMap(\.errorCode), [-32600, -32600, -32600])
+        server.sendLine(#"[{"jsonrpc":"2.0","method":"notify_sum","params":[1,2,4]},{"jsonrpc":"2.0","method":"notify_hello","params":[7]}]"#)
+        server.sendLine(#"{"jsonrpc":"2.0","method":"no.such.method"}"#)
+        server.sendLine(rpc("after", "ping"))
+        let after = server.readJSON() as? [String: Any]
+        XCTAssertEqual(after?["id"] as? String, "after", "notifications and an all-notification batch produce no output")
+        server.sendLine(rpc(1, "no.such.method"))
+        let missing = server.readJSON() as? [String: Any]
+        XCTAssertEqual(missing?.errorCode, -32601)
+        XCTAssertEqual(missing?.errorType, "MethodNotFound")
+    }
+
+    func test_ids_areEchoedExactly() throws {
+        let server = try ServerProcess()
+        for id in ["9007199254740991", "-9007199254740991", "0", #""é😀\"\\""#, "null", #""""#, "1.5"] {
+            server.sendLine(#"{"jsonrpc":"2.0","id":\#(id),"method":"ping"}"#)
+            let line = server.readLine() ?? ""
+            XCTAssertTrue(line.hasPrefix(#"{"jsonrpc":"2.0","id":\#(id),"#), "id \(id) echoed as \(line)")
+        }
+    }
+
+    func test_batch_repliesInRequestOrder_evenWhenLaterElementsFinishFirst() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "catalog.get=300"])
+        server.sendLine("[" + [rpc(1, "catalog.get", ["sku": "SKU-0001"]), rpc(2, "ping"), rpc(3, "catalog.list", ["limit": 1]),
+                               rpc(4, "nope")].joined(separator: ",") + "]")
+        let replies = server.readJSON() as? [[String: Any]]
+        XCTAssertEqual(replies?.map { $0["id"] as? Int }, [1, 2, 3, 4])
+        XCTAssertEqual(replies?[0].result?["sku"] as? String, "SKU-0001")
+        XCTAssertEqual(replies?[3].errorCode, -32601)
+    }
+
+    func test_lsp_framing_isDetected_andRepliesUseIt() throws {
+        let server = try ServerProcess()
+        let body = rpc(1, "ping")
+        // Written a byte at a time, as a slow editor might.
+        for byte in Array("Content-Length: \(body.utf8.count)\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n\(body)".utf8) {
+            server.send([byte])
+        }
+        XCTAssertEqual(server.readFrame(), #"{"jsonrpc":"2.0","id":1,"result":{}}"#)
+        server.send("Content-Length: nope\r\n\r\n{}\r\n")
+        XCTAssertTrue(server.readFrame()?.contains("FramingError") ?? false)
+        let next = rpc(2, "ping")
+        server.send("content-length: \(next.utf8.count)\r\n\r\n\(next)")
+        XCTAssertEqual(server.readFrame(), #"{"jsonrpc":"2.0","id":2,"result":{}}"#)
+    }
+
+    func test_deadline_typedError_withTheMethodsMessage_andOtherCallsUnaffected() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "inventory.check=60000", "--deadline", "inventory.check=300"])
+        server.sendLine(rpc(1, "inventory.check", ["skus": ["SKU-0001"]]))
+        server.sendLine(rpc(2, "catalog.get", ["sku": "SKU-0002"]))
+        let first = server.readJSON() as? [String: Any]
+        XCTAssertEqual(first?["id"] as? Int, 2, "the fast call is not held up by the slow one")
+        let timedOut = server.readJSON() as? [String: Any]
+        XCTAssertEqual(timedOut?.errorCode, -32001)
+        XCTAssertEqual(timedOut?.errorMessage, "Inventory information is temporarily unavailable, please try again later")
+        XCTAssertEqual(timedOut?.errorData?["type"] as? String, "DeadlineExceeded")
+        XCTAssertEqual(timedOut?.errorData?["method"] as? String, "inventory.check")
+        XCTAssertEqual(timedOut?.errorData?["deadlineMs"] as? Int, 300)
+        XCTAssertGreaterThanOrEqual(timedOut?.errorData?["elapsedMs"] as? Int ?? 0, 300)
+    }
+
+    func test_cancelRequest_overThePipe() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "catalog.list=60000"])
+        server.sendLine(rpc("slow", "catalog.list"))
+        server.sendLine(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#)
+        let reply = server.readJSON() as? [String: Any]
+        XCTAssertEqual(reply?["id"] as? String, "slow")
+        XCTAssertEqual(reply?.errorCode, -32800)
+        server.sendLine(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"never-sent"}}"#)
+        server.sendLine(rpc(1, "ping"))
+        XCTAssertEqual((server.readJSON() as? [String: Any])?["id"] as? Int, 1, "cancelling an unknown id does nothing")
+    }
+
+    func test_progressNotifications_forALongCall() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "catalog.get=400", "--progress-interval-ms", "50"])
+        server.sendLine(#"{"jsonrpc":"2.0","id":1,"method":"catalog.get","params":{"sku":"SKU-0001","_meta":{"progressToken":"p"}}}"#)
+        var notifications = 0
+        while let message = server.readJSON() as? [String: Any] {
+            if message["id"] != nil {
+                XCTAssertEqual(message.result?["sku"] as? String, "SKU-0001")
+                break
+            }
+            XCTAssertEqual(message["method"] as? String, "notifications/progress")
+            XCTAssertEqual((message["params"] as? [String: Any])?["progressToken"] as? String, "p")
+            notifications += 1
+        }
+        XCTAssertGreaterThan(notifications, 0)
+    }
+
+    func test_discover_listsEveryShopMethod_withDeadlines() throws {
+        let server = try ServerProcess()
+        server.sendLine(rpc(1, "rpc.discover"))
+        let methods = ((server.readJSON() as? [String: Any])?.result?["methods"] as? [[String: Any]]) ?? []
+        let byName = Dictionary(uniqueKeysWithValues: methods.map { ($0["name"] as? String ?? "", $0) })
+        for name in ["catalog.list", "catalog.get", "catalog.search", "inventory.check", "cart.get", "cart.add", "cart.remove",
+                     "cart.clear", "orders.place", "orders.get", "orders.list"] {
+            XCTAssertNotNil(byName[name], name)
+        }
+        XCTAssertEqual(byName["inventory.check"]?["x-deadlineMs"] as? Int, 5000)
+        XCTAssertEqual(byName["orders.place"]?["x-deadlineMs"] as? Int, 30000)
+    }
+
+    func test_aSlowCall_doesNotDelayAThousandFastOnes() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "catalog.search=60000"])
+        server.sendLine(rpc("slow", "catalog.search", ["query": "x"]))
+        server.send((0..<1000).map { rpc($0, "catalog.get", ["sku": "SKU-0001"]) + "\n" }.joined())
+        let replies = server.readReplies(1000)
+        XCTAssertEqual(replies.count, 1000)
+        XCTAssertNil(replies["slow"])
+        server.sendLine(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#)
+        XCTAssertEqual((server.readJSON() as? [String: Any])?.errorCode, -32800)
+    }
+
+    func test_backPressure_manyMoreCallsThanMaxInflight_allAnswered() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--max-inflight", "4", "--simulate-latency", "catalog.get=2"])
+        server.send((0..<500).map { rpc($0, "catalog.get", ["sku": "SKU-0003"]) + "\n" }.joined())
+        let replies = server.readReplies(500)
+        XCTAssertEqual(replies.count, 500)
+        XCTAssertTrue(replies.values.allSatisfy { $0.result?["sku"] as? String == "SKU-0003" })
+    }
+
+    func test_trace_recordsMessagesInAndOut() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try ServerProcess(["--db", ":memory:", "--trace", path])
+        server.sendLine(rpc(1, "ping"))
+        _ = server.readJSON()
+        server.closeInput()
+        XCTAssertEqual(server.waitForExit(), 0)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let records = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(records.map { $0["dir"] as? String }, ["in", "out"])
+        XCTAssertEqual((records.first?["msg"] as? [String: Any])?["method"] as? String, "ping")
+        XCTAssertNotNil(records.first?["t"] as? Double)
+    }
+}
