@@ -1,0 +1,26 @@
+// shop-rpc client for Node.js: public entry point.
+
+export { ShopClient } from './lib/shop-client.js';
+export { RPCClient } from './lib/rpc-client.js';
+export { locateServerBinary } from './lib/server-binary.js';
+export { LineDecoder, encodeLine } from './lib/line-framing.js';
+export {
+  ErrorCode,
+  errorFromReply,
+  RPCError,
+  ParseError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  InvalidParamsError,
+  InternalError,
+  DeadlineExceededError,
+  RequestCancelledError,
+  ShuttingDownError,
+  ShopError,
+  NotFoundError,
+  OutOfStockError,
+  InvalidQuantityError,
+  CartEmptyError,
+  IdempotencyConflictError,
+  ConnectionLostError,
+} from './lib/errors.js';

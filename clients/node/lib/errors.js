@@ -1,0 +1,201 @@
+// Typed errors for shop-rpc replies (protocol.md, section 3) and for the transport.
+
+/**
+ * Error codes of shop-rpc. An open set: a code missing here still arrives as an `RPCError` (or a
+ * `ShopError` when it is 1000 or above), so a server adding a code breaks no client.
+ */
+export const ErrorCode = Object.freeze({
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  DeadlineExceeded: -32001,
+  ShuttingDown: -32002,
+  Cancelled: -32800,
+  NotFound: 1001,
+  OutOfStock: 1002,
+  InvalidQuantity: 1003,
+  CartEmpty: 1004,
+  IdempotencyConflict: 1005,
+  InvalidCursor: 1006,
+  Interrupted: 1007,
+  StorageError: 1008,
+});
+
+/** The lowest code of the shop's own errors. */
+export const FIRST_SHOP_CODE = 1000;
+
+// MARK: - Error replies
+
+/**
+ * An error reply from the server: `code`, `message`, `data` (whose `type` names the error), and
+ * which call it answers (`requestId`, `method`).
+ */
+export class RPCError extends Error {
+  /**
+   * @param {number} code
+   * @param {string} message
+   * @param {Record<string, unknown>} [data]
+   * @param {{ requestId?: unknown, method?: string, cause?: unknown }} [context]
+   */
+  constructor(code, message, data = {}, context = {}) {
+    super(message, context.cause === undefined ? undefined : { cause: context.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.data = data ?? {};
+    /** The `data.type` of the reply, e.g. `"InvalidParams"`. */
+    this.type = typeof this.data.type === 'string' ? this.data.type : undefined;
+    /** The id of the request this error answers (`null` when the server could not read it). */
+    this.requestId = context.requestId ?? null;
+    /** The method that was called, or `data.method`. */
+    this.method = typeof this.data.method === 'string' ? this.data.method : context.method;
+    /** True when the client raised this error itself (no reply from the server, or an abort). */
+    this.local = this.data.local === true;
+  }
+}
+
+export class ParseError extends RPCError {}
+export class InvalidRequestError extends RPCError {}
+export class MethodNotFoundError extends RPCError {}
+export class InternalError extends RPCError {}
+export class ShuttingDownError extends RPCError {}
+
+export class InvalidParamsError extends RPCError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    /** The params member at fault, when there is one. */
+    this.field = this.data.field;
+  }
+}
+
+/** The call passed its deadline and its work was cancelled. `message` is meant for people. */
+export class DeadlineExceededError extends RPCError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    this.deadlineMs = this.data.deadlineMs;
+    this.elapsedMs = this.data.elapsedMs;
+  }
+}
+
+/** The call was cancelled: by the server's -32800 reply, or locally (`local === true`). */
+export class RequestCancelledError extends RPCError {}
+
+/** Base class of the shop's own errors (codes 1000 and above). */
+export class ShopError extends RPCError {}
+
+export class NotFoundError extends ShopError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    /** `"product"`, `"cart"` or `"order"`, as the server names it. */
+    this.entity = this.data.entity;
+    this.id = this.data.id;
+  }
+}
+
+export class OutOfStockError extends ShopError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    this.sku = this.data.sku;
+    this.requested = this.data.requested;
+    this.available = this.data.available;
+  }
+}
+
+export class InvalidQuantityError extends ShopError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    this.sku = this.data.sku;
+    this.quantity = this.data.quantity;
+    this.max = this.data.max;
+  }
+}
+
+export class CartEmptyError extends ShopError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    this.cartId = this.data.cartId;
+  }
+}
+
+export class IdempotencyConflictError extends ShopError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    this.idempotencyKey = this.data.idempotencyKey;
+    this.cartId = this.data.cartId;
+  }
+}
+
+// MARK: - Transport
+
+/**
+ * The server went away (exited, crashed, or its output stream ended) or the client was closed.
+ * Every call still pending is rejected with it at once.
+ */
+export class ConnectionLostError extends Error {
+  /**
+   * @param {string} message
+   * @param {{ exitCode?: number|null, signal?: string|null, stderr?: string, cause?: unknown }} [details]
+   */
+  constructor(message, details = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'ConnectionLostError';
+    this.exitCode = details.exitCode ?? null;
+    this.signal = details.signal ?? null;
+    /** The last lines the server wrote on stderr, when the client captured them. */
+    this.stderr = details.stderr ?? '';
+  }
+}
+
+// MARK: - Mapping
+
+/** `data.type` → class. Types not listed fall back to the code. */
+const CLASS_BY_TYPE = new Map([
+  ['ParseError', ParseError],
+  ['FramingError', ParseError],
+  ['InvalidRequest', InvalidRequestError],
+  ['MessageTooLarge', InvalidRequestError],
+  ['DuplicateId', InvalidRequestError],
+  ['MethodNotFound', MethodNotFoundError],
+  ['InvalidParams', InvalidParamsError],
+  ['InternalError', InternalError],
+  ['DeadlineExceeded', DeadlineExceededError],
+  ['ShuttingDown', ShuttingDownError],
+  ['Cancelled', RequestCancelledError],
+  ['NotFound', NotFoundError],
+  ['OutOfStock', OutOfStockError],
+  ['InvalidQuantity', InvalidQuantityError],
+  ['CartEmpty', CartEmptyError],
+  ['IdempotencyConflict', IdempotencyConflictError],
+]);
+
+const CLASS_BY_CODE = new Map([
+  [ErrorCode.ParseError, ParseError],
+  [ErrorCode.InvalidRequest, InvalidRequestError],
+  [ErrorCode.MethodNotFound, MethodNotFoundError],
+  [ErrorCode.InvalidParams, InvalidParamsError],
+  [ErrorCode.InternalError, InternalError],
+  [ErrorCode.DeadlineExceeded, DeadlineExceededError],
+  [ErrorCode.ShuttingDown, ShuttingDownError],
+  [ErrorCode.Cancelled, RequestCancelledError],
+  [ErrorCode.NotFound, NotFoundError],
+  [ErrorCode.OutOfStock, OutOfStockError],
+  [ErrorCode.InvalidQuantity, InvalidQuantityError],
+  [ErrorCode.CartEmpty, CartEmptyError],
+  [ErrorCode.IdempotencyConflict, IdempotencyConflictError],
+]);
+
+/**
+ * Builds the typed error for the `error` member of a reply: by `data.type` first, then by code.
+ * @param {{ code?: unknown, message?: unknown, data?: unknown }} error
+ * @param {{ requestId?: unknown, method?: string }} [context]
+ * @returns {RPCError}
+ */
+export function errorFromReply(error, context = {}) {
+  const code = Number.isInteger(error?.code) ? error.code : ErrorCode.InternalError;
+  const message = typeof error?.message === 'string' ? error.message : `error ${code}`;
+  const data = error?.data !== null && typeof error?.data === 'object' && !Array.isArray(error.data) ? error.data : {};
+  const ErrorClass =
+    CLASS_BY_TYPE.get(data.type) ?? CLASS_BY_CODE.get(code) ?? (code >= FIRST_SHOP_CODE ? ShopError : RPCError);
+  return new ErrorClass(code, message, data, context);
+}

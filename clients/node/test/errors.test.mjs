@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  CartEmptyError,
+  DeadlineExceededError,
+  IdempotencyConflictError,
+  InternalError,
+  InvalidParamsError,
+  InvalidQuantityError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  NotFoundError,
+  OutOfStockError,
+  ParseError,
+  RequestCancelledError,
+  RPCError,
+  ShopError,
+  ShuttingDownError,
+  errorFromReply,
+} from '../index.js';
+
+test('errorFromReply_eachDataType_mapsToItsClass', () => {
+  const cases = [
+    [-32700, 'ParseError', ParseError],
+    [-32700, 'FramingError', ParseError],
+    [-32600, 'InvalidRequest', InvalidRequestError],
+    [-32600, 'MessageTooLarge', InvalidRequestError],
+    [-32600, 'DuplicateId', InvalidRequestError],
+    [-32601, 'MethodNotFound', MethodNotFoundError],
+    [-32602, 'InvalidParams', InvalidParamsError],
+    [-32603, 'InternalError', InternalError],
+    [-32001, 'DeadlineExceeded', DeadlineExceededError],
+    [-32002, 'ShuttingDown', ShuttingDownError],
+    [-32800, 'Cancelled', RequestCancelledError],
+    [1001, 'NotFound', NotFoundError],
+    [1002, 'OutOfStock', OutOfStockError],
+    [1003, 'InvalidQuantity', InvalidQuantityError],
+    [1004, 'CartEmpty', CartEmptyError],
+    [1005, 'IdempotencyConflict', IdempotencyConflictError],
+    [1006, 'InvalidCursor', ShopError],
+    [1008, 'StorageError', ShopError],
+  ];
+  for (const [code, type, ErrorClass] of cases) {
+    const error = errorFromReply({ code, message: 'm', data: { type } }, { requestId: 7, method: 'x.y' });
+    assert.ok(error instanceof ErrorClass, `${type} → ${ErrorClass.name}, got ${error.constructor.name}`);
+    assert.ok(error instanceof RPCError);
+    assert.equal(error.code, code);
+    assert.equal(error.type, type);
+    assert.equal(error.requestId, 7);
+    assert.equal(error.name, ErrorClass.name);
+  }
+});
+
+test('errorFromReply_dataTypeDisagreesWithCode_typeWins', () => {
+  assert.ok(errorFromReply({ code: -32603, message: 'm', data: { type: 'OutOfStock' } }) instanceof OutOfStockError);
+});
+
+test('errorFromReply_noDataType_fallsBackToCode', () => {
+  assert.ok(errorFromReply({ code: -32602, message: 'm' }) instanceof InvalidParamsError);
+  assert.ok(errorFromReply({ code: 1004, message: 'm', data: {} }) instanceof CartEmptyError);
+  assert.ok(errorFromReply({ code: 1999, message: 'm' }) instanceof ShopError);
+  const unknown = errorFromReply({ code: -32050, message: 'm' });
+  assert.equal(unknown.constructor, RPCError);
+});
+
+test('errorFromReply_dataMembers_becomeProperties', () => {
+  const deadline = errorFromReply({
+    code: -32001,
+    message: 'Inventory information is temporarily unavailable, please try again later',
+    data: { type: 'DeadlineExceeded', method: 'inventory.check', deadlineMs: 200, elapsedMs: 201 },
+  });
+  assert.equal(deadline.method, 'inventory.check');
+  assert.equal(deadline.deadlineMs, 200);
+  assert.equal(deadline.elapsedMs, 201);
+  assert.equal(deadline.message, 'Inventory information is temporarily unavailable, please try again later');
+  assert.equal(deadline.local, false);
+
+  const stock = errorFromReply({ code: 1002, message: 'm', data: { type: 'OutOfStock', sku: 'S', requested: 5, available: 2 } });
+  assert.deepEqual([stock.sku, stock.requested, stock.available], ['S', 5, 2]);
+  const missing = errorFromReply({ code: 1001, message: 'm', data: { type: 'NotFound', entity: 'product', id: 'S' } });
+  assert.deepEqual([missing.entity, missing.id], ['product', 'S']);
+  const params = errorFromReply({ code: -32602, message: 'm', data: { type: 'InvalidParams', field: 'limit' } });
+  assert.equal(params.field, 'limit');
+});

@@ -1,0 +1,188 @@
+// The client against the real shop-rpc binary (--db :memory:): ordering, deadlines, cancellation,
+// progress, a crashing server, and a clean close.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import {
+  ConnectionLostError,
+  DeadlineExceededError,
+  InvalidParamsError,
+  NotFoundError,
+  RequestCancelledError,
+} from '../index.js';
+import { serverBinary, startServer } from '../test-support/real-server.mjs';
+
+const INVENTORY_DEADLINE_MESSAGE = 'Inventory information is temporarily unavailable, please try again later';
+
+/** Runs `body` with a fresh server, and always closes it. */
+async function withServer(extraArgs, body, options) {
+  const client = startServer(extraArgs, options);
+  try {
+    return await body(client);
+  } finally {
+    await client.close();
+  }
+}
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('binary_isFound', () => {
+  assert.ok(serverBinary());
+});
+
+test('batch_slowFirstElement_outcomesInRequestOrder', async () => {
+  await withServer(['--simulate-latency', 'catalog.get=300'], async (client) => {
+    const outcomes = await client.batch([
+      { method: 'catalog.get', params: { sku: 'SKU-0001' } },
+      { method: 'ping' },
+      { method: 'catalog.get', params: { sku: 'SKU-NOPE' } },
+      { method: 'inventory.check', params: { skus: ['SKU-0002', 'SKU-0001'] } },
+      { method: 'catalog.list', params: { limit: 0 } },
+      { method: 'cart.get', params: { cartId: 'batch-cart' } },
+    ]);
+    assert.equal(outcomes.length, 6);
+    assert.equal(outcomes[0].result.sku, 'SKU-0001');
+    assert.deepEqual(outcomes[1], { result: {} });
+    assert.ok(outcomes[2].error instanceof NotFoundError);
+    assert.deepEqual(outcomes[3].result.levels.map((level) => level.sku), ['SKU-0002', 'SKU-0001']);
+    assert.ok(outcomes[4].error instanceof InvalidParamsError);
+    assert.equal(outcomes[4].error.field, 'limit');
+    assert.equal(outcomes[5].result.cartId, 'batch-cart');
+  });
+});
+
+test('call_manyConcurrentCallsFinishingOutOfOrder_eachMatchedById', async () => {
+  await withServer(['--simulate-latency', 'catalog.get=300'], async (client) => {
+    const { items } = await client.catalogList({ limit: 50 });
+    assert.ok(items.length > 0);
+    const completions = [];
+    const calls = [];
+    for (let i = 0; i < 300; i += 1) {
+      const sku = items[i % items.length].sku;
+      const kind = ['get', 'check', 'ping'][i % 3];
+      const call =
+        kind === 'get'
+          ? client.catalogGet(sku).then((product) => assert.equal(product.sku, sku))
+          : kind === 'check'
+            ? client.inventoryCheck([sku]).then(({ levels }) => assert.deepEqual(levels.map((l) => l.sku), [sku]))
+            : client.ping().then((result) => assert.deepEqual(result, {}));
+      calls.push(call.then(() => completions.push(kind)));
+    }
+    await Promise.all(calls);
+    assert.notEqual(completions[0], 'get', 'fast calls overtook the slow catalog.get sent first');
+    assert.equal(client.pendingCount, 0);
+  });
+});
+
+test('timeout_inventoryCheckPastDeadline_rejectsWithTheServersDeadlineError', async () => {
+  await withServer(['--simulate-latency', 'inventory.check=3000'], async (client) => {
+    const started = performance.now();
+    await assert.rejects(client.inventoryCheck(['SKU-0001'], { timeoutMs: 200 }), (error) => {
+      assert.ok(error instanceof DeadlineExceededError, `got ${error}`);
+      assert.equal(error.local, false, 'the server answered -32001 before the local fallback');
+      assert.equal(error.code, -32001);
+      assert.equal(error.message, INVENTORY_DEADLINE_MESSAGE);
+      assert.equal(error.method, 'inventory.check');
+      assert.equal(error.deadlineMs, 200);
+      assert.equal(typeof error.elapsedMs, 'number');
+      return true;
+    });
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed >= 190 && elapsed < 1500, `rejected after ${elapsed} ms`);
+    assert.deepEqual(await client.ping(), {});
+  });
+});
+
+test('abort_slowCall_rejectsWithTheServersCancellation', async () => {
+  await withServer(
+    ['--simulate-latency', 'catalog.get=3000'],
+    async (client) => {
+      const controller = new AbortController();
+      const started = performance.now();
+      const call = client.catalogGet('SKU-0001', { signal: controller.signal });
+      setTimeout(() => controller.abort(), 100);
+      await assert.rejects(call, (error) => {
+        assert.ok(error instanceof RequestCancelledError, `got ${error}`);
+        assert.equal(error.local, false, 'the -32800 reply came from the server');
+        assert.equal(error.code, -32800);
+        assert.equal(error.method, 'catalog.get');
+        return true;
+      });
+      assert.ok(performance.now() - started < 1500);
+      assert.deepEqual(await client.ping(), {}, 'the server is still serving');
+    },
+    { cancelGraceMs: 2000 },
+  );
+});
+
+test('abort_defaultGrace_rejectsWithRequestCancelledError', async () => {
+  await withServer(['--simulate-latency', 'catalog.get=3000'], async (client) => {
+    const controller = new AbortController();
+    const call = client.catalogGet('SKU-0001', { signal: controller.signal });
+    await client.ping();
+    controller.abort();
+    await assert.rejects(call, RequestCancelledError);
+    assert.deepEqual(await client.ping(), {});
+  });
+});
+
+test('progress_slowCall_callbackGetsIncreasingProgressForItsTokenOnly', async () => {
+  await withServer(['--simulate-latency', 'catalog.get=1500', '--progress-interval-ms', '100'], async (client) => {
+    const received = [];
+    const emitted = [];
+    client.on('progress', (params) => emitted.push(params));
+    const product = await client.catalogGet('SKU-0001', { onProgress: (params) => received.push(params) });
+    assert.equal(product.sku, 'SKU-0001');
+    assert.ok(received.length >= 5, `got ${received.length} progress notifications`);
+    const token = received[0].progressToken;
+    for (const params of received) assert.equal(params.progressToken, token);
+    for (let i = 1; i < received.length; i += 1) assert.ok(received[i].progress > received[i - 1].progress);
+    assert.equal(received[0].total, 30000, "total is catalog.get's deadline");
+    const countAtReply = emitted.length;
+    await delay(300);
+    assert.equal(emitted.length, countAtReply, 'no progress after the reply');
+    assert.deepEqual(emitted, received);
+  });
+});
+
+test('connection_serverKilledDuringSlowCall_rejectsPendingCallsPromptly', async () => {
+  const client = startServer(['--simulate-latency', 'catalog.get=10000']);
+  const slow = [client.catalogGet('SKU-0001'), client.catalogGet('SKU-0002', { timeoutMs: 20000 })];
+  await client.ping();
+  const killedAt = performance.now();
+  client.childProcess.kill('SIGKILL');
+  for (const call of slow) {
+    await assert.rejects(call, (error) => {
+      assert.ok(error instanceof ConnectionLostError, `got ${error}`);
+      assert.equal(error.signal, 'SIGKILL');
+      return true;
+    });
+  }
+  assert.ok(performance.now() - killedAt < 1000);
+  await assert.rejects(client.ping(), ConnectionLostError);
+  assert.deepEqual(await client.close(), { code: null, signal: 'SIGKILL' });
+});
+
+test('close_callInFlight_isAnsweredThenServerExitsZero', async () => {
+  const client = startServer(['--simulate-latency', 'catalog.get=300']);
+  assert.deepEqual(await client.ping(), {});
+  const inFlight = client.catalogGet('SKU-0001');
+  const closed = client.close();
+  assert.equal(client.close(), closed, 'close() is idempotent');
+  assert.equal((await inFlight).sku, 'SKU-0001');
+  assert.deepEqual(await closed, { code: 0, signal: null });
+  await assert.rejects(client.ping(), ConnectionLostError);
+});
+
+test('example_session_runsToCompletionAndExits', async () => {
+  const example = fileURLToPath(new URL('../examples/session.mjs', import.meta.url));
+  const env = { ...process.env, SHOP_RPC_BIN: serverBinary() };
+  const { stdout } = await new Promise((resolve, reject) => {
+    execFile(process.execPath, [example], { env, timeout: 20000 }, (error, out, err) =>
+      error ? reject(new Error(`example failed: ${error.message}\n${err}`)) : resolve({ stdout: out }),
+    );
+  });
+  assert.match(stdout, /placed order/i);
+});
