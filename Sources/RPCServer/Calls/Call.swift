@@ -8,7 +8,7 @@ import Synchronization
 /// caller wins and sends the reply, every later one returns false and is dropped silently. Losing
 /// outcomes that are failures still cancel the work (the token fires on any non-result outcome).
 /// Thread-safe: `settle` may race from the timer queue, the work queue, a `Task` and the reader.
-final class Call: Sendable {
+final class Call: DeadlineExpirable {
     let id: RequestID?
     let method: String
     let deadlineMs: Int
@@ -20,12 +20,15 @@ final class Call: Sendable {
     private let settled = Atomic<Bool>(false)
     private let target: ReplyTarget
     private let onSettled: @Sendable (Call) -> Void
-    private nonisolated(unsafe) let deadlineTimer: any DispatchSourceTimer
+    private let deadlines: DeadlineScheduler
+    let deadlineNanos: UInt64
+    /// Guarded by the deadline scheduler's lock.
+    nonisolated(unsafe) var deadlineSlot = -1
 
     /// Creates the call; `armDeadline()` must follow at once. `onSettled` runs once, after the
     /// reply has been handed to its target.
     init(id: RequestID?, method: String, deadlineMs: Int, deadlineMessage: String, target: ReplyTarget,
-         progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?, timerQueue: DispatchQueue,
+         progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?, deadlines: DeadlineScheduler,
          onSettled: @escaping @Sendable (Call) -> Void) {
         self.id = id
         self.method = method
@@ -33,23 +36,22 @@ final class Call: Sendable {
         self.deadlineMessage = deadlineMessage
         self.target = target
         self.onSettled = onSettled
-        let start = DispatchTime.now()
-        startNanos = start.uptimeNanoseconds
+        self.deadlines = deadlines
+        let start = DispatchTime.now().uptimeNanoseconds
+        startNanos = start
+        deadlineNanos = start + UInt64(deadlineMs) * 1_000_000
         self.progress = progress.map {
-            ProgressEmitter(token: $0.token, method: method, channel: $0.channel, startNanos: start.uptimeNanoseconds,
-                            deadlineMs: deadlineMs, intervalMs: $0.intervalMs, timerQueue: timerQueue)
+            ProgressEmitter(token: $0.token, method: method, channel: $0.channel, startNanos: start,
+                            deadlineMs: deadlineMs, intervalMs: $0.intervalMs, timerQueue: deadlines.queue)
         }
-        deadlineTimer = DispatchSource.makeTimerSource(flags: .strict, queue: timerQueue)
-        deadlineTimer.schedule(deadline: start + .milliseconds(deadlineMs), leeway: .milliseconds(1))
-        deadlineTimer.setEventHandler { [weak self] in self?.expire() }
     }
 
-    /// Starts the deadline timer (on the timer queue). Call exactly once, right after creation.
+    /// Starts the deadline. Call exactly once, right after the call is registered.
     func armDeadline() {
-        deadlineTimer.resume()
+        deadlines.add(self)
     }
 
-    var deadline: DispatchTime { DispatchTime(uptimeNanoseconds: startNanos + UInt64(deadlineMs) * 1_000_000) }
+    var deadline: DispatchTime { DispatchTime(uptimeNanoseconds: deadlineNanos) }
 
     var elapsedMs: Int { Int((DispatchTime.now().uptimeNanoseconds - startNanos) / 1_000_000) }
 
@@ -61,7 +63,7 @@ final class Call: Sendable {
         guard settled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return false
         }
-        deadlineTimer.cancel()
+        deadlines.remove(self)
         progress?.close()
         if case .failure = outcome { token.cancel() }
         if let id {
@@ -81,7 +83,7 @@ final class Call: Sendable {
     }
 
     /// Settles with the method's deadline error. Runs on the timer queue.
-    private func expire() {
+    func deadlinePassed() {
         settle(.failure(.deadlineExceeded(method: method, message: deadlineMessage, deadlineMs: deadlineMs, elapsedMs: elapsedMs)))
     }
 

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// Admits at most `limit` pieces of work at once; the rest wait in FIFO order without blocking a
-/// thread (no semaphore: a blocked worker would starve the pool). `enter` runs `start` at once or
-/// when a slot frees, on the thread that calls `leave`. Thread-safe.
+/// thread (no semaphore: a blocked worker would starve the pool). `enter` runs `start` at once, or
+/// hands it to `schedule` when a slot frees; never inline in `leave`, whose caller may be deep in
+/// the previous piece of work (inline starts would nest one stack frame per waiter). Thread-safe.
 final class ConcurrencyGate: Sendable {
     private struct State {
         var running = 0
@@ -12,8 +13,12 @@ final class ConcurrencyGate: Sendable {
 
     let limit: Int
     private let state = Mutex(State())
+    private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
 
-    init(limit: Int) { self.limit = max(1, limit) }
+    init(limit: Int, schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        self.limit = max(1, limit)
+        self.schedule = schedule
+    }
 
     func enter(_ start: @escaping @Sendable () -> Void) {
         let admitted = state.withLock { state -> Bool in
@@ -41,6 +46,6 @@ final class ConcurrencyGate: Sendable {
             }
             return next  // the slot passes straight to the next waiter
         }
-        next?()
+        if let next { schedule(next) }
     }
 }

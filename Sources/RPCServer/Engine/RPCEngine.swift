@@ -20,6 +20,7 @@ public final class RPCEngine: Sendable {
     public static let defaultCallbackQueue = DispatchQueue(label: "RPCServer.callbacks")
 
     private let gates: [String: ConcurrencyGate]
+    private let deadlines: DeadlineScheduler
     private let discovery: JSONValue
     private let inflight = Mutex(InflightTable())
 
@@ -37,9 +38,11 @@ public final class RPCEngine: Sendable {
         readerQueue = DispatchQueue(label: "RPCServer.reader", qos: .userInitiated)
         workQueue = DispatchQueue(label: "RPCServer.work", qos: .userInitiated, attributes: .concurrent)
         timerQueue = DispatchQueue(label: "RPCServer.timer", qos: .userInteractive)
+        deadlines = DeadlineScheduler(queue: timerQueue)
         var gates: [String: ConcurrencyGate] = [:]
         for (name, spec) in registry.methods {
-            if let limit = spec.concurrencyLimit { gates[name] = ConcurrencyGate(limit: limit) }
+            guard let limit = spec.concurrencyLimit else { continue }
+            gates[name] = ConcurrencyGate(limit: limit, schedule: spec.executor ?? { [workQueue] in workQueue.async(execute: $0) })
         }
         self.gates = gates
         discovery = OpenRPCDocument.make(registry: registry, title: title, version: version)
@@ -206,7 +209,7 @@ public final class RPCEngine: Sendable {
         }
         let call = Call(id: request.id, method: spec.name, deadlineMs: deadlineMs,
                         deadlineMessage: spec.deadlineExceededMessage(deadlineMs: deadlineMs), target: target,
-                        progress: progress, timerQueue: timerQueue) { [weak self] call in self?.callSettled(call) }
+                        progress: progress, deadlines: deadlines) { [weak self] call in self?.callSettled(call) }
         inflight.withLock { table in
             if let id = request.id { table.byID[id] = call }
             table.count += 1
@@ -219,18 +222,20 @@ public final class RPCEngine: Sendable {
         let context = CallContext(id: request.id, method: spec.name, cancellation: call.token, deadline: call.deadline,
                                   progressReporter: reporter)
         let handlerParams = params
-        workQueue.async {
+        let start: @Sendable () -> Void = {
             if let gate = self.gates[spec.name] {
-                gate.enter { self.runOnWorkQueue(call, spec: spec, params: handlerParams, context: context, release: gate.leave) }
+                gate.enter { self.runHandler(call, spec: spec, params: handlerParams, context: context, release: gate.leave) }
             } else {
-                self.runOnWorkQueue(call, spec: spec, params: handlerParams, context: context, release: {})
+                self.runHandler(call, spec: spec, params: handlerParams, context: context, release: {})
             }
         }
+        if let executor = spec.executor { executor(start) } else { workQueue.async(execute: start) }
     }
 
     /// Runs the handler (after any simulated latency) unless the call is already over; `release`
-    /// runs once the handler has finished or was never started. Runs on the work queue.
-    private func runOnWorkQueue(_ call: Call, spec: MethodSpec, params: JSONValue?, context: CallContext,
+    /// runs once the handler has finished or was never started. Runs on the work queue, or on the
+    /// method's own executor.
+    private func runHandler(_ call: Call, spec: MethodSpec, params: JSONValue?, context: CallContext,
                                 release: @escaping @Sendable () -> Void) {
         let invoke: @Sendable () -> Void = {
             guard !call.token.isCancelled else { return release() }

@@ -1,27 +1,27 @@
 import Dispatch
 
-/// Where a connection's outgoing messages go: `deliver` is always called on `queue` (the caller's
-/// injected callback queue; the stdio transport passes its writer queue), once per reply or
-/// notification body (unframed JSON).
+/// Where a connection's outgoing bodies (replies and notifications, unframed JSON) go. `send` may
+/// be called from any thread; bodies sent one after another (from one thread, or ordered by a
+/// lock) arrive in that order.
+///
+/// Two forms: a callback delivered on a queue the caller injects (`init(queue:deliver:)`, for
+/// in-process use: `deliver` always runs on `queue`), or a thread-safe sink that takes bodies
+/// directly (the stdio writer, which frames them into its buffer and wakes its queue only when
+/// that buffer was empty).
 public struct ReplyChannel: Sendable {
-    public let queue: DispatchQueue
-    public let deliver: @Sendable ([UInt8]) -> Void
-    /// Called synchronously with each body's size as it is sent (for back-pressure accounting).
-    let onSend: (@Sendable (Int) -> Void)?
+    private let sink: @Sendable ([UInt8]) -> Void
 
+    /// `deliver` is called on `queue`, once per body, in order.
     public init(queue: DispatchQueue, deliver: @escaping @Sendable ([UInt8]) -> Void) {
-        self.init(queue: queue, onSend: nil, deliver: deliver)
+        sink = { body in queue.async { deliver(body) } }
     }
 
-    init(queue: DispatchQueue, onSend: (@Sendable (Int) -> Void)?, deliver: @escaping @Sendable ([UInt8]) -> Void) {
-        self.queue = queue
-        self.onSend = onSend
-        self.deliver = deliver
+    /// `sink` is called on the sending thread and must be thread-safe.
+    public init(sink: @escaping @Sendable ([UInt8]) -> Void) {
+        self.sink = sink
     }
 
-    /// Hands `body` to `deliver` on `queue`, asynchronously. Bodies sent from one thread arrive in order.
     func send(_ body: [UInt8]) {
-        onSend?(body.count)
-        queue.async { self.deliver(body) }
+        sink(body)
     }
 }

@@ -21,6 +21,9 @@ public struct MethodSpec: Sendable {
     public var summary: String
     public var paramsSchema: JSONValue
     public var resultSchema: JSONValue
+    /// Where the handler starts: nil means the engine's concurrent work queue. A method whose work
+    /// belongs on queues of its own (a store's read lanes, say) names them here and saves a hop.
+    public var executor: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
     let invoke: Invoker
 
     public static let defaultDeadlineMs = 30_000
@@ -35,6 +38,13 @@ public struct MethodSpec: Sendable {
         self.paramsSchema = paramsSchema
         self.resultSchema = resultSchema
         self.invoke = invoke
+    }
+
+    /// This method with its handler started by `executor` instead of the engine's work queue.
+    public func startingOn(_ executor: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> MethodSpec {
+        var copy = self
+        copy.executor = executor
+        return copy
     }
 
     /// The message of this method's deadline error.
@@ -80,7 +90,8 @@ public struct MethodSpec: Sendable {
     // MARK: - Completion-handler handlers
 
     /// A method whose handler calls `completion` once, from any thread, when done. The handler
-    /// starts on the engine's concurrent work queue and must watch `context.cancellation`.
+    /// starts on the engine's concurrent work queue (or the spec's `executor`) and must watch
+    /// `context.cancellation`.
     public static func callback<Params: Decodable & Sendable, Result: Encodable & Sendable>(
         _ name: String,
         params: Params.Type = Params.self,

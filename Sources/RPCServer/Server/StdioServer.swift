@@ -5,8 +5,10 @@ import Foundation
 /// or a closed stdout, then exits 0. Wires the pieces together: stdout protection, the DispatchIO
 /// reader, the connection, the one writer, signals and the tracer.
 public enum StdioServer {
-    /// Runs forever (until exit). Call from the main thread, once.
-    public static func run(registry: MethodRegistry, options: ServerOptions, title: String, version: String) -> Never {
+    /// Runs forever (until exit). Call from the main thread, once. `beforeExit` runs once before a
+    /// clean exit (end of input, signal, or closed stdout), after the last reply was written.
+    public static func run(registry: MethodRegistry, options: ServerOptions, title: String, version: String,
+                           beforeExit: @escaping @Sendable () -> Void = {}) -> Never {
         let protocolFD = StdioProtection.protectStdout()
         Log.level = options.logLevel
         var registry = registry
@@ -24,6 +26,7 @@ public enum StdioServer {
         let writer = OutputWriter(output: FileDescriptorOutput(fd: protocolFD), tracer: tracer) {
             Log.warn("stdout closed by the client; exiting")
             tracer?.flush()
+            beforeExit()
             exit(0)
         }
         let connection = RPCConnection(engine: engine, writer: writer, framing: options.framing, tracer: tracer)
@@ -36,6 +39,7 @@ public enum StdioServer {
         engine.readerQueue.async {
             connection.onFinished {
                 tracer?.flush()
+                beforeExit()
                 Log.info("done; exiting")
                 withExtendedLifetime(signals) { exit(0) }
             }

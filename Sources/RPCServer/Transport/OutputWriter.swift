@@ -1,29 +1,39 @@
 import Dispatch
 import Synchronization
 
-/// The one serial writer of the protocol stream. Bodies are framed and appended to a pending
-/// buffer on the **writer queue**; a flush scheduled behind them writes everything pending in one
-/// `write`, so under load many frames coalesce into one syscall and two frames can never
-/// interleave. Tracks the bytes handed to it but not yet written (`backlogBytes`) so the reader
-/// can stop reading when a client does not read its replies. Thread-safe via its queue.
+/// The one writer of the protocol stream.
+///
+/// Any thread may `submit` a body: it is framed (in the stream's framing) and appended to a
+/// pending buffer under a lock, and only when that buffer was empty is a flush scheduled on the
+/// **writer queue**. The flush takes everything pending and writes it in one `write`. So under load
+/// many frames coalesce into one syscall and one wake-up, and since only the writer queue writes,
+/// and every frame is appended whole, two frames can never interleave.
+///
+/// `backlogBytes` (framed bytes submitted and not yet written) lets the reader stop reading when a
+/// client does not read its replies, so memory stays bounded. Thread-safe.
 public final class OutputWriter: Sendable {
     public let queue: DispatchQueue
+    public let maxBacklogBytes: Int
     private let output: any ByteOutput
     private let tracer: Tracer?
     private let onClosed: @Sendable () -> Void
-    private let framing = Mutex<Framing?>(nil)
-    private let backlog = Atomic<Int>(0)
-    private let backlogWaiters = Mutex<[@Sendable () -> Void]>([])
-    public let maxBacklogBytes: Int
 
-    // Writer-queue state.
-    private nonisolated(unsafe) var pending: [UInt8] = []
-    private nonisolated(unsafe) var pendingBodyBytes = 0
-    private nonisolated(unsafe) var flushScheduled = false
-    private nonisolated(unsafe) var closed = false
+    private struct Pending {
+        var bytes: [UInt8] = []
+        var flushScheduled = false
+        var closed = false
+        var framing: Framing?
+        /// Bytes handed to `write` and not yet written.
+        var writing = 0
+        var backlogWaiters: [@Sendable () -> Void] = []
+    }
+
+    private let pending = Mutex(Pending())
+    /// The writer queue's spare buffer, swapped with `pending.bytes` at each flush. Writer queue only.
+    private nonisolated(unsafe) var spare: [UInt8] = []
 
     /// `onClosed` runs once, on the writer queue, if the output fails (the reader went away).
-    public init(output: any ByteOutput, tracer: Tracer? = nil, maxBacklogBytes: Int = 32 * 1024 * 1024,
+    public init(output: any ByteOutput, tracer: Tracer? = nil, maxBacklogBytes: Int = 1024 * 1024,
                 onClosed: @escaping @Sendable () -> Void) {
         queue = DispatchQueue(label: "RPCServer.writer", qos: .userInitiated)
         self.output = output
@@ -33,71 +43,72 @@ public final class OutputWriter: Sendable {
     }
 
     /// Sets the framing of replies (that of the input, once detected). Any thread.
-    public func setFraming(_ value: Framing) { framing.withLock { $0 = value } }
+    public func setFraming(_ value: Framing) { pending.withLock { $0.framing = value } }
 
     /// True until the framing is known (replies default to NDJSON until then).
-    public var framingIsUnset: Bool { framing.withLock { $0 == nil } }
+    public var framingIsUnset: Bool { pending.withLock { $0.framing == nil } }
 
-    /// A channel whose bodies are framed and written by this writer.
-    public var channel: ReplyChannel {
-        ReplyChannel(queue: queue, onSend: { [self] count in self.backlog.add(count, ordering: .relaxed) }) { [self] body in
-            self.enqueueOnWriterQueue(body)
-        }
-    }
+    /// A channel whose bodies this writer frames and writes.
+    public var channel: ReplyChannel { ReplyChannel { [self] body in self.submit(body) } }
 
-    /// Body bytes sent to the writer's channel and not yet written out (queued or pending).
-    public var backlogBytes: Int { backlog.load(ordering: .relaxed) }
+    /// Framed bytes submitted and not yet written out.
+    public var backlogBytes: Int { pending.withLock { $0.bytes.count + $0.writing } }
 
     public var hasBacklogRoom: Bool { backlogBytes < maxBacklogBytes }
 
     /// Runs `action` (on the writer queue) once the backlog is below its limit.
     public func notifyWhenBacklogHasRoom(_ action: @escaping @Sendable () -> Void) {
-        backlogWaiters.withLock { $0.append(action) }
+        pending.withLock { $0.backlogWaiters.append(action) }
         queue.async { self.wakeBacklogWaitersIfRoom() }
     }
 
-    /// Frames `body` and schedules a flush. - Important: call on the writer queue.
-    public func enqueueOnWriterQueue(_ body: [UInt8]) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard !closed else { return }
+    /// Frames `body` and appends it to the pending output; schedules a flush if none is. Any thread.
+    public func submit(_ body: [UInt8]) {
         tracer?.record(direction: "out", body: body)
-        FrameEncoder.append(body, framing: framing.withLock { $0 } ?? .ndjson, to: &pending)
-        pendingBodyBytes += body.count
-        if !flushScheduled {
-            flushScheduled = true
-            queue.async { self.flushOnWriterQueue() }
+        let schedule = pending.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            FrameEncoder.append(body, framing: state.framing ?? .ndjson, to: &state.bytes)
+            if state.flushScheduled { return false }
+            state.flushScheduled = true
+            return true
         }
+        if schedule { queue.async { self.flushOnWriterQueue() } }
     }
 
     /// Writes everything pending now. - Important: call on the writer queue.
     public func flushOnWriterQueue() {
         dispatchPrecondition(condition: .onQueue(queue))
-        flushScheduled = false
-        guard !closed, !pending.isEmpty else { return }
-        let count = pendingBodyBytes
-        pendingBodyBytes = 0
+        var batch = spare
+        let proceed = pending.withLock { state -> Bool in
+            state.flushScheduled = false
+            guard !state.closed, !state.bytes.isEmpty else { return false }
+            swap(&batch, &state.bytes)
+            state.writing = batch.count
+            return true
+        }
+        guard proceed else { return }
         do {
-            try pending.withUnsafeBytes { try output.write($0) }
+            try batch.withUnsafeBytes { try output.write($0) }
         } catch {
-            closed = true
-            pending = []
+            pending.withLock { state in
+                state.closed = true
+                state.bytes = []
+            }
             onClosed()
             return
         }
-        if pending.capacity > 4 * 1024 * 1024 {
-            pending = []  // do not keep a burst's buffer forever
-        } else {
-            pending.removeAll(keepingCapacity: true)
-        }
-        backlog.subtract(count, ordering: .relaxed)
+        pending.withLock { $0.writing = 0 }
+        // Keep the buffer for the next flush, unless a burst made it large.
+        batch.removeAll(keepingCapacity: batch.capacity <= 1024 * 1024)
+        spare = batch
         wakeBacklogWaitersIfRoom()
     }
 
     private func wakeBacklogWaitersIfRoom() {
-        guard hasBacklogRoom else { return }
-        let waiters = backlogWaiters.withLock { waiters in
-            defer { waiters.removeAll() }
-            return waiters
+        let waiters = pending.withLock { state -> [@Sendable () -> Void] in
+            guard state.bytes.count + state.writing < maxBacklogBytes else { return [] }
+            defer { state.backlogWaiters.removeAll() }
+            return state.backlogWaiters
         }
         for waiter in waiters { waiter() }
     }

@@ -1,0 +1,139 @@
+import Dispatch
+import Synchronization
+
+/// Something with a deadline that the scheduler can expire.
+protocol DeadlineExpirable: AnyObject, Sendable {
+    /// When it expires, in `DispatchTime.uptimeNanoseconds`.
+    var deadlineNanos: UInt64 { get }
+    /// Its position in the scheduler's heap; read and written only under the scheduler's lock.
+    var deadlineSlot: Int { get set }
+    /// Called once, on the timer queue, when the deadline passes (unless removed first).
+    func deadlinePassed()
+}
+
+/// Every call's deadline on one `DispatchSourceTimer`: an indexed min-heap of deadlines, with the
+/// timer armed for the earliest. Adding and removing are O(log n) under a lock and touch no
+/// dispatch source unless the earliest deadline moves earlier, so thousands of calls in flight
+/// cost no kernel timers and a finished call leaves nothing behind. Expiry runs on `queue` (the
+/// timer queue), within the timer's 1 ms leeway of the deadline. Thread-safe.
+final class DeadlineScheduler: Sendable {
+    private struct State {
+        var heap: [any DeadlineExpirable] = []
+        /// The deadline the timer is armed for (`.max` when idle).
+        var armedFor = UInt64.max
+    }
+
+    let queue: DispatchQueue
+    private let state = Mutex(State())
+    private nonisolated(unsafe) let timer: any DispatchSourceTimer
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+        timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+        timer.setEventHandler { [weak self] in self?.fireOnTimerQueue() }
+        timer.resume()  // resumed once, for good: a suspended source must never be released
+    }
+
+    deinit {
+        timer.cancel()
+    }
+
+    /// Number of pending deadlines (for tests).
+    var count: Int { state.withLock { $0.heap.count } }
+
+    func add(_ item: any DeadlineExpirable) {
+        let rearm = state.withLock { state -> Bool in
+            item.deadlineSlot = state.heap.count
+            state.heap.append(item)
+            Self.siftUp(&state.heap, from: state.heap.count - 1)
+            guard item.deadlineNanos < state.armedFor else { return false }
+            state.armedFor = item.deadlineNanos
+            return true
+        }
+        // Arming happens on the timer queue only, so two arms can never land out of order.
+        if rearm { queue.async { self.armOnTimerQueue() } }
+    }
+
+    /// Forgets `item` if it is pending. The timer stays armed; if it fires early it finds nothing due.
+    func remove(_ item: any DeadlineExpirable) {
+        state.withLock { state in
+            let slot = item.deadlineSlot
+            guard slot >= 0, slot < state.heap.count, state.heap[slot] === item else { return }
+            Self.removeAt(&state.heap, slot)
+        }
+    }
+
+    // MARK: - Timer queue
+
+    private func fireOnTimerQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = state.withLock { state -> [any DeadlineExpirable] in
+            var due: [any DeadlineExpirable] = []
+            while let first = state.heap.first, first.deadlineNanos <= now {
+                due.append(first)
+                Self.removeAt(&state.heap, 0)
+            }
+            state.armedFor = state.heap.first?.deadlineNanos ?? .max
+            return due
+        }
+        armOnTimerQueue()
+        for item in due { item.deadlinePassed() }
+    }
+
+    private func armOnTimerQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let earliest = state.withLock { state -> UInt64 in
+            state.armedFor = state.heap.first?.deadlineNanos ?? .max
+            return state.armedFor
+        }
+        if earliest == .max {
+            timer.schedule(deadline: .distantFuture)
+        } else {
+            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: earliest), leeway: .milliseconds(1))
+        }
+    }
+
+    // MARK: - Heap
+
+    private static func removeAt(_ heap: inout [any DeadlineExpirable], _ slot: Int) {
+        heap[slot].deadlineSlot = -1
+        let last = heap.removeLast()
+        guard slot < heap.count else { return }
+        heap[slot] = last
+        last.deadlineSlot = slot
+        siftDown(&heap, from: siftUp(&heap, from: slot))
+    }
+
+    @discardableResult
+    private static func siftUp(_ heap: inout [any DeadlineExpirable], from start: Int) -> Int {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].deadlineNanos < heap[parent].deadlineNanos else { break }
+            swapAt(&heap, child, parent)
+            child = parent
+        }
+        return child
+    }
+
+    private static func siftDown(_ heap: inout [any DeadlineExpirable], from start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < heap.count, heap[left].deadlineNanos < heap[smallest].deadlineNanos { smallest = left }
+            if right < heap.count, heap[right].deadlineNanos < heap[smallest].deadlineNanos { smallest = right }
+            if smallest == parent { return }
+            swapAt(&heap, parent, smallest)
+            parent = smallest
+        }
+    }
+
+    private static func swapAt(_ heap: inout [any DeadlineExpirable], _ a: Int, _ b: Int) {
+        heap.swapAt(a, b)
+        heap[a].deadlineSlot = a
+        heap[b].deadlineSlot = b
+    }
+}
