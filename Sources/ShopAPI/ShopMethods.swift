@@ -14,7 +14,16 @@ public enum ShopMethods {
 
     /// The shop's method table, ready to register.
     public static func specs(service: ShopService) -> [MethodSpec] {
-        [
+        let lanes = ReadLanes(count: service.readConcurrency)
+        func read<Params: ValidatedParams, Output: Encodable & Sendable>(
+            _ name: String, _ type: Params.Type, deadlineMs: Int = defaultDeadlineMs, deadlineMessage: String? = nil,
+            summary: String, params: JSONValue, result: JSONValue,
+            _ body: @escaping @Sendable (Params, CancellationToken) throws -> Output
+        ) -> MethodSpec {
+            ShopMethods.read(name, type, lanes: lanes, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, summary: summary,
+                             params: params, result: result, body)
+        }
+        return [
             read("catalog.list", CatalogListParams.self, summary: "Products ordered by sku, a page at a time.",
                  params: CatalogListParams.schema, result: Schemas.page(of: Schemas.product)) { params, token in
                 try service.listCatalog(cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
@@ -63,9 +72,9 @@ public enum ShopMethods {
 
     // MARK: - Binding styles
 
-    /// A synchronous store read, run on the engine's work queue; the call's token interrupts it.
+    /// A synchronous store read, started on one of the read lanes; the call's token interrupts it.
     private static func read<Params: ValidatedParams, Output: Encodable & Sendable>(
-        _ name: String, _ type: Params.Type, deadlineMs: Int = defaultDeadlineMs, deadlineMessage: String? = nil,
+        _ name: String, _ type: Params.Type, lanes: ReadLanes, deadlineMs: Int, deadlineMessage: String?,
         summary: String, params: JSONValue, result: JSONValue,
         _ body: @escaping @Sendable (Params, CancellationToken) throws -> Output
     ) -> MethodSpec {
@@ -76,6 +85,7 @@ public enum ShopMethods {
                 return try body(params, context.cancellation)
             })
         }
+        .startingOn(lanes.run)
     }
 
     /// A store write, handed to the service's grouping writer; its completion ends the call.

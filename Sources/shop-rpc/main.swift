@@ -4,6 +4,8 @@ import ShopAPI
 
 // shop-rpc: flags, store, method table, run. Everything else lives in RPCServer and ShopAPI.
 
+MallocTuning.limitArenas()
+
 let version = "0.1.0"
 let databaseOption = ServerOptions.ApplicationOption(
     flag: "--db", valueName: "PATH",
@@ -34,4 +36,7 @@ do {
     exit(1)
 }
 let registry = MethodRegistry(ShopMethods.specs(service: service))
-StdioServer.run(registry: registry, options: options, title: "shop-rpc", version: version)
+StdioServer.run(registry: registry, options: options, title: "shop-rpc", version: version) {
+    let stats = service.stats
+    Log.info("store: \(stats.transactions) write transactions for \(stats.operations) write operations")
+}

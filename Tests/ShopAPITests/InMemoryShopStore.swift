@@ -61,6 +61,8 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
 
     var stats: (transactions: Int, operations: Int) { lock.withLock { counts } }
 
+    var readConcurrency: Int { 1 }
+
     // MARK: - Transaction
 
     private final class Transaction: ShopWriteTransaction {

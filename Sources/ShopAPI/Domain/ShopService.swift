@@ -61,6 +61,12 @@ public final class ShopService: Sendable {
         store.stats
     }
 
+    /// How many reads can run at once without waiting for each other. A caller that runs reads
+    /// on its own threads gains nothing from running more at once than this.
+    public var readConcurrency: Int {
+        store.readConcurrency
+    }
+
     // MARK: - Helpers for the rules
 
     /// `limit` clamped to `1...maximum`; below 1 means `ShopLimits.defaultPageSize`.

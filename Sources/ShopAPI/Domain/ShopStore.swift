@@ -27,4 +27,7 @@ protocol ShopStore: Sendable {
 
     /// Write transactions committed and write operations run in them, since the store opened.
     var stats: (transactions: Int, operations: Int) { get }
+
+    /// How many reads can run at once without one waiting for another (its read connections).
+    var readConcurrency: Int { get }
 }

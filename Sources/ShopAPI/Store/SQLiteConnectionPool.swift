@@ -12,7 +12,7 @@ final class SQLiteConnectionPool: @unchecked Sendable {
     private static let interruptionPollInterval: TimeInterval = 0.01
 
     private let condition = NSCondition()
-    private let capacity: Int
+    let capacity: Int
     private let openConnection: @Sendable () throws -> SQLiteConnection
     /// Guarded by `condition`.
     private var idle: [SQLiteConnection]

@@ -103,4 +103,6 @@ final class SQLiteShopStore: ShopStore {
     var stats: (transactions: Int, operations: Int) {
         writer.stats
     }
+
+    var readConcurrency: Int { readers.capacity }
 }
