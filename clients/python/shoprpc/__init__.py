@@ -1,0 +1,37 @@
+"""Python client for shop-rpc, the JSON-RPC 2.0 shop server over stdin/stdout (see protocol.md).
+
+    from shoprpc import ShopClient
+    with ShopClient(["--db", ":memory:"]) as shop:
+        print(shop.catalog_get("SKU-0001"))
+
+:class:`ShopClient` is blocking and thread-safe; :class:`AsyncShopClient` is its asyncio twin. Both can
+spawn the server or attach to streams, and raise the typed errors below.
+"""
+
+from .aio import AsyncShopClient
+from .client import ShopClient
+from .errors import (CartEmptyError, ClientClosedError, ClientDeadlineExceededError, ConnectionLostError,
+                     DeadlineExceededError, DuplicateIdError, ErrorCode, FramingError, IdempotencyConflictError,
+                     InternalError, InvalidCursorError, InvalidParamsError, InvalidQuantityError,
+                     InvalidRequestError, MessageTooLargeError, MethodNotFoundError, NotFoundError, OutOfStockError,
+                     ParseError, RequestCancelledError, RPCError, ShopError, ShuttingDownError, StorageError,
+                     StoreInterruptedError, error_from_wire)
+from .models import (Cart, CartLine, InventoryLevels, NotificationHandler, Order, OrderPage, Product, ProductPage,
+                     ProgressCallback, SearchResult, StockLevel)
+from .pending_call import PendingCall
+from .server import ServerNotFoundError, find_server_binary
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ShopClient", "AsyncShopClient", "PendingCall", "find_server_binary", "ServerNotFoundError",
+    # errors
+    "ErrorCode", "RPCError", "ParseError", "FramingError", "InvalidRequestError", "MessageTooLargeError",
+    "DuplicateIdError", "MethodNotFoundError", "InvalidParamsError", "InternalError", "DeadlineExceededError",
+    "ClientDeadlineExceededError", "ShuttingDownError", "RequestCancelledError", "ShopError", "NotFoundError",
+    "OutOfStockError", "InvalidQuantityError", "CartEmptyError", "IdempotencyConflictError", "InvalidCursorError",
+    "StoreInterruptedError", "StorageError", "ConnectionLostError", "ClientClosedError", "error_from_wire",
+    # result shapes
+    "Product", "ProductPage", "SearchResult", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
+    "OrderPage", "ProgressCallback", "NotificationHandler",
+]
