@@ -34,6 +34,10 @@ final class ProgressEmitter: Sendable {
         heartbeat.resume()
     }
 
+    deinit {
+        heartbeat.cancel()
+    }
+
     /// A report from the handler; stops the heartbeat.
     func report(progress: Double, total: Double?, message: String?) {
         send(progress: progress, total: total, message: message, fromHandler: true)

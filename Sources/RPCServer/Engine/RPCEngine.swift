@@ -101,10 +101,15 @@ public final class RPCEngine: Sendable {
     /// Whether another call may start without exceeding `maxInflight`.
     public var hasCapacity: Bool { inflight.withLock { $0.count < configuration.maxInflight } }
 
-    /// Runs `action` on the reader queue once a call slot is free (at once if one is).
+    /// In-flight calls at or below which a paused reader resumes: hysteresis, so a full pipeline
+    /// wakes the reader once per quarter of the limit rather than once per completed call.
+    public var resumeThreshold: Int { max(0, configuration.maxInflight - max(1, configuration.maxInflight / 4)) }
+
+    /// Runs `action` on the reader queue once in-flight calls are at or below `resumeThreshold`
+    /// (at once if they are).
     public func notifyWhenCapacityAvailable(_ action: @escaping @Sendable () -> Void) {
         let now = inflight.withLock { table -> Bool in
-            if table.count < configuration.maxInflight { return true }
+            if table.count <= resumeThreshold { return true }
             table.capacityWaiters.append(action)
             return false
         }
@@ -265,7 +270,7 @@ public final class RPCEngine: Sendable {
             if let id = call.id, table.byID[id] === call { table.byID[id] = nil }
             table.count -= 1
             var capacity: [@Sendable () -> Void] = []
-            if table.count < configuration.maxInflight, !table.capacityWaiters.isEmpty {
+            if table.count <= resumeThreshold, !table.capacityWaiters.isEmpty {
                 capacity = table.capacityWaiters
                 table.capacityWaiters.removeAll()
             }
