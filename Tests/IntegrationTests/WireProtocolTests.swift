@@ -129,6 +129,27 @@ final class WireProtocolTests: XCTestCase {
         XCTAssertEqual((server.readJSON() as? [String: Any])?.errorCode, -32800)
     }
 
+    /// 10 000 calls through the real binary whose completion (after 0–3 ms of simulated work),
+    /// deadline (1–3 ms) and client cancel race; every id is answered exactly once.
+    func test_tenThousandRacingCalls_everyIdAnsweredExactlyOnce() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "catalog.get=2"])
+        let total = 10_000
+        var input = ""
+        for id in 0..<total {
+            input += rpc(id, "catalog.get", ["sku": "SKU-0001", "_meta": ["deadlineMs": 1 + id % 3]]) + "\n"
+            if id % 4 == 0 { input += #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":\#(id)}}"# + "\n" }
+        }
+        server.send(input)
+        let replies = server.readReplies(total, timeout: 120)
+        XCTAssertEqual(replies.count, total)
+        for (id, reply) in replies {
+            XCTAssertTrue(reply.result != nil || [-32001, -32800].contains(reply.errorCode ?? 0), "id \(id): \(reply)")
+        }
+        server.closeInput()
+        XCTAssertEqual(server.remainingOutput(), "", "no second reply for any id")
+        XCTAssertEqual(server.waitForExit(), 0)
+    }
+
     func test_backPressure_manyMoreCallsThanMaxInflight_allAnswered() throws {
         let server = try ServerProcess(["--db", ":memory:", "--max-inflight", "4", "--simulate-latency", "catalog.get=2"])
         server.send((0..<500).map { rpc($0, "catalog.get", ["sku": "SKU-0003"]) + "\n" }.joined())
