@@ -208,16 +208,20 @@ public final class RPCEngine: Sendable {
             }
         }
 
-        // Only the reader queue adds ids, so nothing can take this id between the check and the insert.
-        if let id = request.id, inflight.withLock({ $0.byID[id] != nil }) {
-            return rejectInline(request, target: target, error: .duplicateID(id))
-        }
         let call = Call(id: request.id, method: spec.name, deadlineMs: deadlineMs,
                         deadlineMessage: spec.deadlineExceededMessage(deadlineMs: deadlineMs), target: target,
                         progress: progress, deadlines: deadlines) { [weak self] call in self?.callSettled(call) }
-        inflight.withLock { table in
-            if let id = request.id { table.byID[id] = call }
+        let registered = inflight.withLock { table -> Bool in
+            if let id = request.id {
+                guard table.byID[id] == nil else { return false }
+                table.byID[id] = call
+            }
             table.count += 1
+            return true
+        }
+        if !registered {
+            // Only an id can collide. This call object is dropped unarmed and never replies.
+            return rejectInline(request, target: target, error: .duplicateID(request.id ?? .null))
         }
         call.armDeadline()  // only once registered, so settling always finds it in the table
         var reporter: (@Sendable (Double, Double?, String?) -> Void)?

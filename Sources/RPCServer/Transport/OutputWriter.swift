@@ -45,9 +45,6 @@ public final class OutputWriter: Sendable {
     /// Sets the framing of replies (that of the input, once detected). Any thread.
     public func setFraming(_ value: Framing) { pending.withLock { $0.framing = value } }
 
-    /// True until the framing is known (replies default to NDJSON until then).
-    public var framingIsUnset: Bool { pending.withLock { $0.framing == nil } }
-
     /// A channel whose bodies this writer frames and writes.
     public var channel: ReplyChannel { ReplyChannel { [self] body in self.submit(body) } }
 

@@ -20,6 +20,8 @@ public final class RPCConnection: Sendable {
     private nonisolated(unsafe) var paused = false
     private nonisolated(unsafe) var inputEnded = false
     private nonisolated(unsafe) var finished = false
+    /// Whether the writer has been told the detected framing.
+    private nonisolated(unsafe) var framingAnnounced = false
     private nonisolated(unsafe) var stopped = false
     private nonisolated(unsafe) var resumeHandler: (@Sendable () -> Void)?
     private nonisolated(unsafe) var finishedHandler: (@Sendable () -> Void)?
@@ -30,7 +32,10 @@ public final class RPCConnection: Sendable {
         self.tracer = tracer
         channel = writer.channel
         decoder = FrameDecoder(framing: framing, maxMessageBytes: engine.configuration.maxMessageBytes)
-        if let framing { writer.setFraming(framing) }
+        if let framing {
+            writer.setFraming(framing)
+            framingAnnounced = true
+        }
     }
 
     /// True while the connection can take more input.
@@ -95,14 +100,16 @@ public final class RPCConnection: Sendable {
     }
 
     private func handleOnReaderQueue(_ event: FrameDecoder.Event) {
+        if !framingAnnounced, let framing = decoder.framing {
+            writer.setFraming(framing)
+            framingAnnounced = true
+        }
         switch event {
         case .message(let body):
-            if let framing = decoder.framing, writer.framingIsUnset { writer.setFraming(framing) }
             tracer?.record(direction: "in", body: body)
             let message = body.withUnsafeBytes { MessageDecoder.decode($0, maxDepth: engine.configuration.maxDepth) }
             engine.receiveOnReaderQueue(message, channel: channel)
         case .error(let error):
-            if let framing = decoder.framing, writer.framingIsUnset { writer.setFraming(framing) }
             Log.info("input error: \(error.message)")
             channel.send(ReplyEncoder.error(id: nil, error: error))
         }
