@@ -66,18 +66,7 @@ final class Call: DeadlineExpirable {
         deadlines.remove(self)
         progress?.close()
         if case .failure = outcome { token.cancel() }
-        if let id {
-            let reply: [UInt8]
-            switch outcome {
-            case .success(let result): reply = ReplyEncoder.result(id: id, result: result)
-            case .failure(let error): reply = ReplyEncoder.error(id: id, error: error)
-            }
-            switch target {
-            case .channel(let channel): channel.send(reply)
-            case .batch(let collector, let slot): collector.fill(slot: slot, with: reply)
-            case .none: break
-            }
-        }
+        if let id { target.deliver(id: id, outcome) }
         onSettled(self)
         return true
     }

@@ -4,4 +4,19 @@ enum ReplyTarget: Sendable {
     case channel(ReplyChannel)
     case batch(BatchCollector, slot: Int)
     case none
+
+    /// Encodes the reply to request `id` and hands it to this target. Any thread.
+    func deliver(id: RequestID, _ outcome: Result<JSONValue, RPCError>) {
+        if case .none = self { return }
+        let body: [UInt8]
+        switch outcome {
+        case .success(let result): body = ReplyEncoder.result(id: id, result: result)
+        case .failure(let error): body = ReplyEncoder.error(id: id, error: error)
+        }
+        switch self {
+        case .channel(let channel): channel.send(body)
+        case .batch(let collector, let slot): collector.fill(slot: slot, with: body)
+        case .none: break
+        }
+    }
 }

@@ -148,7 +148,7 @@ public final class RPCEngine: Sendable {
             answerInline(request, target: target, result: discovery)
         default:
             guard let spec = registry[request.method] else {
-                if let id = request.id { answerInline(id: id, target: target, reply: .failure(.methodNotFound(request.method))) }
+                if let id = request.id { target.deliver(id: id, .failure(.methodNotFound(request.method))) }
                 return
             }
             startCallOnReaderQueue(request, spec: spec, target: target, channel: channel)
@@ -156,21 +156,9 @@ public final class RPCEngine: Sendable {
     }
 
     private func answerInline(_ request: Request, target: ReplyTarget, result: JSONValue) {
-        if let id = request.id { answerInline(id: id, target: target, reply: .success(result)) }
+        if let id = request.id { target.deliver(id: id, .success(result)) }
     }
 
-    private func answerInline(id: RequestID, target: ReplyTarget, reply: Result<JSONValue, RPCError>) {
-        let body: [UInt8]
-        switch reply {
-        case .success(let result): body = ReplyEncoder.result(id: id, result: result)
-        case .failure(let error): body = ReplyEncoder.error(id: id, error: error)
-        }
-        switch target {
-        case .channel(let channel): channel.send(body)
-        case .batch(let collector, let slot): collector.fill(slot: slot, with: body)
-        case .none: break
-        }
-    }
 
     private func cancelOnReaderQueue(_ idValue: JSONValue?) {
         guard let idValue, let id = RequestID(idValue) else { return }
@@ -265,7 +253,7 @@ public final class RPCEngine: Sendable {
     }
 
     private func rejectInline(_ request: Request, target: ReplyTarget, error: RPCError) {
-        if let id = request.id { answerInline(id: id, target: target, reply: .failure(error)) }
+        if let id = request.id { target.deliver(id: id, .failure(error)) }
     }
 
     /// Bookkeeping after a call's reply was sent. Any thread.

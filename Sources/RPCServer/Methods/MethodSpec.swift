@@ -67,14 +67,8 @@ public struct MethodSpec: Sendable {
         resultSchema: JSONValue = .object([:]),
         handler: @escaping @Sendable (Params, CallContext) async throws -> Result
     ) -> MethodSpec {
-        MethodSpec(name: name, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
-                   summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { rawParams, context, completion in
-            let params: Params
-            do {
-                params = try ParamsDecoding.decode(Params.self, from: rawParams)
-            } catch {
-                return completion(.failure(error))
-            }
+        typed(name, Params.self, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
+              summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { params, context, completion in
             let task = Task {
                 do {
                     let result = try await handler(params, context)
@@ -103,6 +97,25 @@ public struct MethodSpec: Sendable {
         resultSchema: JSONValue = .object([:]),
         handler: @escaping @Sendable (Params, CallContext, @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) -> Void
     ) -> MethodSpec {
+        typed(name, Params.self, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
+              summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { params, context, completion in
+            handler(params, context) { result in
+                completion(result.flatMap { value in
+                    Swift.Result { try JSONValueEncoder().encode(value) }
+                })
+            }
+        }
+    }
+}
+
+extension MethodSpec {
+    /// The shared start of both handler styles: decode the params (a -32602 naming the field if
+    /// they do not fit `Params`), then run `start` with them.
+    private static func typed<Params: Decodable & Sendable>(
+        _ name: String, _ type: Params.Type, deadlineMs: Int, deadlineMessage: String?, concurrencyLimit: Int?,
+        summary: String, paramsSchema: JSONValue, resultSchema: JSONValue,
+        start: @escaping @Sendable (Params, CallContext, @escaping Completion) -> Void
+    ) -> MethodSpec {
         MethodSpec(name: name, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
                    summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { rawParams, context, completion in
             let params: Params
@@ -111,11 +124,7 @@ public struct MethodSpec: Sendable {
             } catch {
                 return completion(.failure(error))
             }
-            handler(params, context) { result in
-                completion(result.flatMap { value in
-                    Swift.Result { try JSONValueEncoder().encode(value) }
-                })
-            }
+            start(params, context, completion)
         }
     }
 }
