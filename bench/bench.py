@@ -141,6 +141,27 @@ def orders(binary, db, count, inflight):
             "ordersPerSecond": round(count / elapsed), "commitsPerOrder": round(transactions / count, 3) if transactions else None}
 
 
+def deadline_lateness(binary, count, deadline_ms):
+    """`count` calls in flight at once, each slowed far past a `deadline_ms` deadline: how late the
+    typed timeout replies fire, from the server's own elapsedMs in each reply."""
+    args = ["--db", ":memory:", "--max-inflight", str(count * 2), "--simulate-latency", "catalog.get=600000",
+            "--deadline", f"catalog.get={deadline_ms}"]
+    proc = spawn(binary, args)
+    proc.stdin.write(b"".join(request(i, "catalog.get", {"sku": "SKU-0001"}) for i in range(count)))
+    proc.stdin.flush()
+    lateness = []
+    for _ in range(count):
+        reply = json.loads(proc.stdout.readline())
+        data = reply["error"]["data"]
+        if data["type"] != "DeadlineExceeded":
+            sys.exit(f"deadline lateness: unexpected reply {reply}")
+        lateness.append(data["elapsedMs"] - data["deadlineMs"])
+    finish(proc)
+    lateness.sort()
+    return {"name": "deadline lateness", "callsInFlight": count, "deadlineMs": deadline_ms,
+            "p50ms": lateness[len(lateness) // 2], "p99ms": lateness[int(len(lateness) * 0.99)], "maxMs": lateness[-1]}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--bin", required=True)
@@ -167,6 +188,7 @@ def main():
         results.append(latency(probe, [binary, *store], "catalog.get", {"sku": "SKU-0001"}, 100_000 // scale, 64, "catalog.get latency"))
         results.append(pipelined(binary, store, check, 100_000 // scale, "inventory.check, pipelined", directory))
         results.append(orders(binary, os.path.join(directory, "orders.sqlite"), 5_000 // scale, 64))
+        results.append(deadline_lateness(binary, 5_000 // scale, 500))
     for result in results:
         print(json.dumps(result))
 
