@@ -51,6 +51,23 @@ final class LifecycleTests: XCTestCase {
         XCTAssertTrue(server.stderrOutput.contains("stdout closed"), server.stderrOutput)
     }
 
+    /// A stray `print` cannot reach the protocol stream: fd 1 has been pointed at stderr, and the
+    /// protocol goes to a duplicate of the original stdout (checked through /proc).
+    func test_fdOne_pointsAtStderr_andTheProtocolGoesToADuplicateOfTheOriginalStdout() throws {
+        let server = try ServerProcess()
+        server.sendLine(rpc(1, "ping"))
+        _ = server.readJSON()  // set-up is done once the first reply is out
+        let fds = "/proc/\(server.process.processIdentifier)/fd"
+        func target(_ fd: String) -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\(fd)") }
+        let stdoutPipe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(server.stdout.fileHandleForReading.fileDescriptor)")  // both ends name the same pipe
+        XCTAssertEqual(target("1"), target("2"), "fd 1 now writes to stderr")
+        XCTAssertNotEqual(target("1"), stdoutPipe)
+        let others = try FileManager.default.contentsOfDirectory(atPath: fds).filter { !["0", "1", "2"].contains($0) }
+        XCTAssertTrue(others.contains { target($0) == stdoutPipe }, "a duplicate of the original stdout carries the protocol")
+        server.closeInput()
+        XCTAssertEqual(server.waitForExit(), 0)
+    }
+
     func test_badFlag_printsUsage_andExitsTwo() throws {
         let server = try ServerProcess(["--frobnicate"])
         XCTAssertEqual(server.waitForExit(), 2)
