@@ -17,6 +17,7 @@ public enum JSONValue: Sendable, Equatable {
 
 /// The members of a JSON object, in document order. Value semantics; `Sendable`.
 public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+    /// One `"key": value` pair.
     public struct Member: Sendable, Equatable {
         public var key: String
         public var value: JSONValue

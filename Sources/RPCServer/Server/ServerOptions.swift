@@ -23,6 +23,7 @@ public struct ServerOptions: Sendable {
         }
     }
 
+    /// A command line that cannot be run; `description` says why, for stderr.
     public struct UsageError: Error, CustomStringConvertible, Equatable {
         public let description: String
     }

@@ -4,6 +4,7 @@ import Synchronization
 /// Leveled logging to stderr only (never to the protocol stream). Each line is one write, so
 /// lines from different threads do not interleave; tolerates a non-blocking stderr. Thread-safe.
 public enum Log {
+    /// Severity, from most to least important; a message is written when it is at or above `Log.level`.
     public enum Level: Int, Sendable, Comparable, CaseIterable {
         case error, warn, info, debug
 
