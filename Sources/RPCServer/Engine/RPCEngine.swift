@@ -135,6 +135,7 @@ public final class RPCEngine: Sendable {
     // MARK: - Dispatch
 
     private func handleOnReaderQueue(_ request: Request, target: ReplyTarget, channel: ReplyChannel) {
+        dispatchPrecondition(condition: .onQueue(readerQueue))
         switch request.method {
         case "$/cancelRequest":
             cancelOnReaderQueue(request.params?["id"])
@@ -161,12 +162,14 @@ public final class RPCEngine: Sendable {
 
 
     private func cancelOnReaderQueue(_ idValue: JSONValue?) {
+        dispatchPrecondition(condition: .onQueue(readerQueue))
         guard let idValue, let id = RequestID(idValue) else { return }
         let call = inflight.withLock { $0.byID[id] }
         call?.settle(.failure(.cancelled(method: call?.method ?? "")))
     }
 
     private func startCallOnReaderQueue(_ request: Request, spec: MethodSpec, target: ReplyTarget, channel: ReplyChannel) {
+        dispatchPrecondition(condition: .onQueue(readerQueue))
         // Split off the reserved `_meta` member.
         var params = request.params
         var meta: JSONObject?

@@ -85,6 +85,7 @@ public final class RPCConnection: Sendable {
     // MARK: - Frames
 
     private func drainFramesOnReaderQueue() {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         while !stopped {
             guard engine.hasCapacity, writer.hasBacklogRoom else {
                 pauseOnReaderQueue()
@@ -100,6 +101,7 @@ public final class RPCConnection: Sendable {
     }
 
     private func handleOnReaderQueue(_ event: FrameDecoder.Event) {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         if !framingAnnounced, let framing = decoder.framing {
             writer.setFraming(framing)
             framingAnnounced = true
@@ -116,6 +118,7 @@ public final class RPCConnection: Sendable {
     }
 
     private func pauseOnReaderQueue() {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         guard !paused else { return }
         paused = true
         Log.debug("pausing input: \(engine.inflightCount) calls in flight, \(writer.backlogBytes) bytes unwritten")
