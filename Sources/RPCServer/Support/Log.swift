@@ -22,15 +22,11 @@ public enum Log {
     }
 
     private static let threshold = Mutex(Level.warn)
-    /// Where log lines go; set by the transport to a duplicate of the original stderr.
-    private static let descriptor = Mutex(Int32(2))
 
     public static var level: Level {
         get { threshold.withLock { $0 } }
         set { threshold.withLock { $0 = newValue } }
     }
-
-    static func setDescriptor(_ fd: Int32) { descriptor.withLock { $0 = fd } }
 
     public static func error(_ message: @autoclosure () -> String) { write(.error, message) }
     public static func warn(_ message: @autoclosure () -> String) { write(.warn, message) }
@@ -40,6 +36,6 @@ public enum Log {
     private static func write(_ messageLevel: Level, _ message: () -> String) {
         guard messageLevel <= level else { return }
         let line = "shop-rpc [\(messageLevel)] \(message())\n"
-        try? FileDescriptorIO.writeAll(descriptor.withLock { $0 }, Array(line.utf8))
+        try? FileDescriptorIO.writeAll(STDERR_FILENO, Array(line.utf8))
     }
 }
