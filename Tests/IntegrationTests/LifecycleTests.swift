@@ -34,6 +34,18 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(server.waitForExit(), 0)
     }
 
+    func test_sigterm_alsoStopsSlowNotifications_withinTheGracePeriod() throws {
+        // A notification has no reply, but its work is in flight like any call's: shutdown must
+        // cancel it after the grace period rather than wait for its 30 s deadline.
+        let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "catalog.list=60000", "--shutdown-grace-ms", "100"])
+        server.sendLine(#"{"jsonrpc":"2.0","method":"catalog.list"}"#)
+        server.sendLine(rpc(1, "ping"))
+        XCTAssertEqual((server.readJSON() as? [String: Any])?["id"] as? Int, 1)
+        server.process.terminate()
+        XCTAssertEqual(server.waitForExit(timeout: 10), 0, "exited within the grace period, not at the notification's deadline")
+        XCTAssertEqual(server.remainingOutput(), "", "a notification is never answered, not even on shutdown")
+    }
+
     func test_sigint_withCallsThatFinishInTheGracePeriod_answersThemNormally() throws {
         let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "catalog.get=200", "--shutdown-grace-ms", "5000"])
         server.sendLine(rpc(1, "catalog.get", ["sku": "SKU-0001"]))

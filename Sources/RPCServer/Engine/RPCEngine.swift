@@ -24,9 +24,12 @@ public final class RPCEngine: Sendable {
     private let discovery: JSONValue
     private let inflight = Mutex(InflightTable())
 
+    /// Every call in flight: requests by id (for cancellation and duplicate checks), notifications
+    /// by identity (they have no id, but shutdown must still stop their work).
     private struct InflightTable {
         var byID: [RequestID: Call] = [:]
-        var count = 0
+        var withoutID: [ObjectIdentifier: Call] = [:]
+        var count: Int { byID.count + withoutID.count }
         var capacityWaiters: [@Sendable () -> Void] = []
         var drainWaiters: [@Sendable () -> Void] = []
     }
@@ -126,9 +129,10 @@ public final class RPCEngine: Sendable {
         if now { readerQueue.async(execute: action) }
     }
 
-    /// Answers every call still in flight with `ShuttingDown` and cancels its work. Thread-safe.
+    /// Ends every call still in flight: requests are answered with `ShuttingDown`, notifications end
+    /// silently; the work of both is cancelled. Thread-safe.
     public func abortAllInflight() {
-        let calls = inflight.withLock { Array($0.byID.values) }
+        let calls = inflight.withLock { Array($0.byID.values) + Array($0.withoutID.values) }
         for call in calls { call.settle(.failure(.shuttingDown(method: call.method))) }
     }
 
@@ -139,27 +143,26 @@ public final class RPCEngine: Sendable {
         switch request.method {
         case "$/cancelRequest":
             cancelOnReaderQueue(request.params?["id"])
-            answerInline(request, target: target, result: .object([:]))
+            answerInline(request, target: target, .success(.object([:])))
         case "notifications/cancelled":
             cancelOnReaderQueue(request.params?["requestId"])
-            answerInline(request, target: target, result: .object([:]))
+            answerInline(request, target: target, .success(.object([:])))
         case "ping":
-            answerInline(request, target: target, result: .object([:]))
+            answerInline(request, target: target, .success(.object([:])))
         case "rpc.discover":
-            answerInline(request, target: target, result: discovery)
+            answerInline(request, target: target, .success(discovery))
         default:
             guard let spec = registry[request.method] else {
-                if let id = request.id { target.deliver(id: id, .failure(.methodNotFound(request.method))) }
-                return
+                return answerInline(request, target: target, .failure(.methodNotFound(request.method)))
             }
             startCallOnReaderQueue(request, spec: spec, target: target, channel: channel)
         }
     }
 
-    private func answerInline(_ request: Request, target: ReplyTarget, result: JSONValue) {
-        if let id = request.id { target.deliver(id: id, .success(result)) }
+    /// Answers `request` at once on the reader queue (nothing, for a notification).
+    private func answerInline(_ request: Request, target: ReplyTarget, _ outcome: Result<JSONValue, RPCError>) {
+        if let id = request.id { target.deliver(id: id, outcome) }
     }
-
 
     private func cancelOnReaderQueue(_ idValue: JSONValue?) {
         dispatchPrecondition(condition: .onQueue(readerQueue))
@@ -178,14 +181,14 @@ public final class RPCEngine: Sendable {
             params = .object(object)
             meta = metaValue.objectValue
             if meta == nil {
-                return rejectInline(request, target: target, error: .invalidParams("'_meta' must be an object", field: "_meta"))
+                return answerInline(request, target: target, .failure(.invalidParams("'_meta' must be an object", field: "_meta")))
             }
         }
         var deadlineMs = spec.deadlineMs
         if let requested = meta?["deadlineMs"] {
             guard let value = requested.doubleValue, value > 0, value.isFinite else {
-                return rejectInline(request, target: target,
-                                    error: .invalidParams("'_meta.deadlineMs' must be a positive number", field: "_meta.deadlineMs"))
+                return answerInline(request, target: target,
+                                    .failure(.invalidParams("'_meta.deadlineMs' must be a positive number", field: "_meta.deadlineMs")))
             }
             deadlineMs = min(deadlineMs, max(1, Int(value.rounded(.up))))  // shorten only
         }
@@ -194,8 +197,8 @@ public final class RPCEngine: Sendable {
             switch token {
             case .string, .int: progress = (token, channel, configuration.progressIntervalMs)
             default:
-                return rejectInline(request, target: target,
-                                    error: .invalidParams("'_meta.progressToken' must be a string or an integer", field: "_meta.progressToken"))
+                return answerInline(request, target: target,
+                                    .failure(.invalidParams("'_meta.progressToken' must be a string or an integer", field: "_meta.progressToken")))
             }
         }
 
@@ -206,13 +209,14 @@ public final class RPCEngine: Sendable {
             if let id = request.id {
                 guard table.byID[id] == nil else { return false }
                 table.byID[id] = call
+            } else {
+                table.withoutID[ObjectIdentifier(call)] = call
             }
-            table.count += 1
             return true
         }
         if !registered {
             // Only an id can collide. This call object is dropped unarmed and never replies.
-            return rejectInline(request, target: target, error: .duplicateID(request.id ?? .null))
+            return answerInline(request, target: target, .failure(.duplicateID(request.id ?? .null)))
         }
         call.armDeadline()  // only once registered, so settling always finds it in the table
         var reporter: (@Sendable (Double, Double?, String?) -> Void)?
@@ -255,15 +259,14 @@ public final class RPCEngine: Sendable {
         }
     }
 
-    private func rejectInline(_ request: Request, target: ReplyTarget, error: RPCError) {
-        if let id = request.id { target.deliver(id: id, .failure(error)) }
-    }
-
     /// Bookkeeping after a call's reply was sent. Any thread.
     private func callSettled(_ call: Call) {
         let (capacity, drained) = inflight.withLock { table -> ([@Sendable () -> Void], [@Sendable () -> Void]) in
-            if let id = call.id, table.byID[id] === call { table.byID[id] = nil }
-            table.count -= 1
+            if let id = call.id {
+                if table.byID[id] === call { table.byID[id] = nil }
+            } else {
+                table.withoutID[ObjectIdentifier(call)] = nil
+            }
             var capacity: [@Sendable () -> Void] = []
             if table.count <= resumeThreshold, !table.capacityWaiters.isEmpty {
                 capacity = table.capacityWaiters
