@@ -252,6 +252,23 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(Set(values).count, values.count, "strictly increasing")
     }
 
+    func test_methodWithItsOwnExecutor_runsThere_alsoAfterSimulatedLatency() {
+        let key = DispatchSpecificKey<String>()
+        let lane = DispatchQueue(label: "test.lane")
+        lane.setSpecific(key: key, value: "lane")
+        let spec = MethodSpec.callback("where", params: NoParams.self) { (_: NoParams, _: CallContext, done: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) in
+            done(.success(.string(DispatchQueue.getSpecific(key: key) ?? "elsewhere")))
+        }.startingOn { lane.async(execute: $0) }
+        for latency in [0, 20] {
+            var configuration = EngineConfiguration()
+            configuration.simulatedLatencyMs = ["where": latency]
+            let engine = RPCEngine(registry: MethodRegistry([spec]), configuration: configuration)
+            let collector = ReplyCollector()
+            submit(engine, collector, request(1, "where"))
+            XCTAssertEqual(collector.wait(for: 1)[0]["result"], "lane", "latency \(latency) ms")
+        }
+    }
+
     func test_discover_describesEveryMethod_withDeadlines() {
         let engine = engine(HandlerLog(), deadlineMs: 5000)
         let collector = ReplyCollector()

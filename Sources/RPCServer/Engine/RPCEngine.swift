@@ -253,7 +253,10 @@ public final class RPCEngine: Sendable {
         }
         let latency = configuration.simulatedLatencyMs[spec.name] ?? 0
         if latency > 0 {
-            CancellableDelay.start(milliseconds: latency, queue: workQueue, token: call.token, then: invoke, orElse: release)
+            // After the delay the handler starts where its method says, like an undelayed one.
+            var startAfterDelay = invoke
+            if let executor = spec.executor { startAfterDelay = { executor(invoke) } }
+            CancellableDelay.start(milliseconds: latency, queue: workQueue, token: call.token, then: startAfterDelay, orElse: release)
         } else {
             invoke()
         }
