@@ -15,32 +15,24 @@ public enum ShopMethods {
     /// The shop's method table, ready to register.
     public static func specs(service: ShopService) -> [MethodSpec] {
         let lanes = ReadLanes(count: service.readConcurrency)
-        func read<Params: ValidatedParams, Output: Encodable & Sendable>(
-            _ name: String, _ type: Params.Type, deadlineMs: Int = defaultDeadlineMs, deadlineMessage: String? = nil,
-            summary: String, params: JSONValue, result: JSONValue,
-            _ body: @escaping @Sendable (Params, CancellationToken) throws -> Output
-        ) -> MethodSpec {
-            ShopMethods.read(name, type, lanes: lanes, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, summary: summary,
-                             params: params, result: result, body)
-        }
         return [
-            read("catalog.list", CatalogListParams.self, summary: "Products ordered by sku, a page at a time.",
+            read("catalog.list", CatalogListParams.self, lanes: lanes, summary: "Products ordered by sku, a page at a time.",
                  params: CatalogListParams.schema, result: Schemas.page(of: Schemas.product)) { params, token in
                 try service.listCatalog(cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
                                         category: params.category, interruption: token)
             },
-            read("catalog.get", SkuParams.self, summary: "One product.", params: SkuParams.schema, result: Schemas.product) { params, token in
+            read("catalog.get", SkuParams.self, lanes: lanes, summary: "One product.", params: SkuParams.schema, result: Schemas.product) { params, token in
                 try service.product(sku: params.sku, interruption: token)
             },
-            read("catalog.search", CatalogSearchParams.self, summary: "Products whose name, description or category match every word (prefix, case-insensitive).",
+            read("catalog.search", CatalogSearchParams.self, lanes: lanes, summary: "Products whose name, description or category match every word (prefix, case-insensitive).",
                  params: CatalogSearchParams.schema, result: Schemas.items(of: Schemas.product)) { params, token in
                 try service.searchCatalog(query: params.query, limit: params.limit ?? ShopLimits.defaultPageSize, interruption: token)
             },
-            read("inventory.check", InventoryCheckParams.self, deadlineMs: inventoryDeadlineMs, deadlineMessage: inventoryUnavailableMessage,
+            read("inventory.check", InventoryCheckParams.self, lanes: lanes, deadlineMs: inventoryDeadlineMs, deadlineMessage: inventoryUnavailableMessage,
                  summary: "Units available per sku, in request order.", params: InventoryCheckParams.schema, result: Schemas.levels) { params, token in
                 try service.checkInventory(skus: params.skus, interruption: token)
             },
-            read("cart.get", CartParams.self, summary: "A cart (an unknown cart is empty).", params: CartParams.schema, result: Schemas.cart) { params, token in
+            read("cart.get", CartParams.self, lanes: lanes, summary: "A cart (an unknown cart is empty).", params: CartParams.schema, result: Schemas.cart) { params, token in
                 try service.cart(id: params.cartId, interruption: token)
             },
             write("cart.add", CartAddParams.self, summary: "Adds quantity of a sku to a cart line.", params: CartAddParams.schema,
@@ -59,10 +51,10 @@ public enum ShopMethods {
                   params: PlaceOrderParams.schema, result: Schemas.order) { params, token, done in
                 service.placeOrder(cartId: params.cartId, idempotencyKey: params.idempotencyKey, interruption: token, completion: done)
             },
-            read("orders.get", OrderParams.self, summary: "One order.", params: OrderParams.schema, result: Schemas.order) { params, token in
+            read("orders.get", OrderParams.self, lanes: lanes, summary: "One order.", params: OrderParams.schema, result: Schemas.order) { params, token in
                 try service.order(id: params.orderId, interruption: token)
             },
-            read("orders.list", OrdersListParams.self, summary: "Orders, newest first, optionally of one cart.", params: OrdersListParams.schema,
+            read("orders.list", OrdersListParams.self, lanes: lanes, summary: "Orders, newest first, optionally of one cart.", params: OrdersListParams.schema,
                  result: Schemas.page(of: Schemas.order)) { params, token in
                 try service.listOrders(cartId: params.cartId, cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
                                        interruption: token)
@@ -74,7 +66,7 @@ public enum ShopMethods {
 
     /// A synchronous store read, started on one of the read lanes; the call's token interrupts it.
     private static func read<Params: ValidatedParams, Output: Encodable & Sendable>(
-        _ name: String, _ type: Params.Type, lanes: ReadLanes, deadlineMs: Int, deadlineMessage: String?,
+        _ name: String, _ type: Params.Type, lanes: ReadLanes, deadlineMs: Int = defaultDeadlineMs, deadlineMessage: String? = nil,
         summary: String, params: JSONValue, result: JSONValue,
         _ body: @escaping @Sendable (Params, CancellationToken) throws -> Output
     ) -> MethodSpec {
