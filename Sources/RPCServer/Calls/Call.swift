@@ -55,8 +55,6 @@ final class Call: DeadlineExpirable {
 
     var elapsedMs: Int { Int((DispatchTime.now().uptimeNanoseconds - startNanos) / 1_000_000) }
 
-    var isSettled: Bool { settled.load(ordering: .acquiring) }
-
     /// Ends the call with `outcome` if nothing ended it before. Returns whether this call won.
     @discardableResult
     func settle(_ outcome: Result<JSONValue, RPCError>) -> Bool {
