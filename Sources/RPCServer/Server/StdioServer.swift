@@ -5,8 +5,9 @@ import Foundation
 /// or a closed stdout, then exits 0. Wires the pieces together: stdout protection, the DispatchIO
 /// reader, the connection, the one writer, signals and the tracer.
 public enum StdioServer {
-    /// Runs forever (until exit). Call from the main thread, once. `beforeExit` runs once before a
-    /// clean exit (end of input, signal, or closed stdout), after the last reply was written.
+    /// Runs until the session ends, then exits. Call from the main thread, once; the main thread
+    /// parks until then and makes the exit itself. `beforeExit` runs once, on the main thread, before
+    /// a clean exit (end of input, signal, or closed stdout), after the last reply was written.
     public static func run(registry: MethodRegistry, options: ServerOptions, title: String, version: String,
                            beforeExit: @escaping @Sendable () -> Void = {}) -> Never {
         let protocolFD = StdioProtection.protectStdout()
@@ -23,11 +24,10 @@ public enum StdioServer {
             exit(2)
         }
         let engine = RPCEngine(registry: registry, configuration: options.engine, title: title, version: version)
+        let finished = DispatchSemaphore(value: 0)
         let writer = OutputWriter(output: FileDescriptorOutput(fd: protocolFD), tracer: tracer) {
             Log.warn("stdout closed by the client; exiting")
-            tracer?.flush()
-            beforeExit()
-            exit(0)
+            finished.signal()
         }
         let connection = RPCConnection(engine: engine, writer: writer, framing: options.framing, tracer: tracer)
         let reader = StdinReader(fileDescriptor: STDIN_FILENO, connection: connection)
@@ -38,14 +38,18 @@ public enum StdioServer {
         }
         engine.readerQueue.async {
             connection.onFinished {
-                tracer?.flush()
-                beforeExit()
                 Log.info("done; exiting")
-                withExtendedLifetime(signals) { exit(0) }
+                finished.signal()
             }
             reader.start()
         }
         Log.info("\(title) \(version) serving on stdin/stdout")
-        dispatchMain()
+        // Parking on a semaphore rather than in dispatchMain(): nothing here uses the main queue, and
+        // the exit then happens on the main thread. (It also lets valgrind run the binary, which
+        // crashes in dispatchMain's sigsuspend.)
+        finished.wait()
+        tracer?.flush()
+        beforeExit()
+        withExtendedLifetime(signals) { exit(0) }
     }
 }
