@@ -78,6 +78,27 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(try parse(#"{"a":1,"a":2}"#)["a"], .int(2))
     }
 
+    func test_parse_nonASCIIStrings_areValidatedAndKept() throws {
+        XCTAssertEqual(try parse(#"{"caf\#u{E9}":"\#u{1F600} ok"}"#)["caf\u{E9}"], "\u{1F600} ok")
+        assertParseError([0x22, 0x61, 0xC3, 0x22], contains: "UTF-8")  // truncated 2-byte sequence after ASCII
+        assertParseError([0x22, 0xED, 0xA0, 0x80, 0x22], contains: "UTF-8")  // an encoded surrogate
+        assertParseError([0x22, 0xC0, 0xAF, 0x22], contains: "UTF-8")  // overlong encoding
+    }
+
+    func test_writer_writesIntegersExactly() {
+        for number: Int64 in [0, 7, 10, -1, -10, 1_234_567_890, .max, .min] {
+            XCTAssertEqual(String(decoding: JSONWriter.encode(.int(number)), as: UTF8.self), String(number))
+        }
+    }
+
+    func test_writer_escapesAtEveryPosition() throws {
+        for text in ["\"", "\"a", "a\"", "\\\\", "a\u{1F}b\u{0}", "\u{E9}\n\u{1F600}"] {
+            let encoded = JSONWriter.encode(.string(text))
+            XCTAssertEqual(try JSONParser.parse(encoded), .string(text), text)
+            XCTAssertFalse(encoded.contains(0x0A))
+        }
+    }
+
     func test_writer_escapesControlCharacters_soOneValueIsOneLine() {
         let encoded = JSONWriter.encode(.string("a\u{1}\n\r\t\"\\b"))
         XCTAssertEqual(String(decoding: encoded, as: UTF8.self), #""a\u0001\n\r\t\"\\b""#)

@@ -90,6 +90,7 @@ public struct JSONParser {
             index += 1
             return .object(JSONObject(members))
         }
+        members.reserveCapacity(4)  // a request's envelope has 4 members: one allocation, not three
         while true {
             skipWhitespace()
             guard !atEnd, current == UInt8(ascii: "\"") else {
@@ -140,16 +141,20 @@ public struct JSONParser {
         let quote = index
         index += 1
         let start = index
-        // Fast path: no escapes. Find the closing quote, rejecting raw control characters.
+        // Fast path: no escapes. Find the closing quote, rejecting raw control characters, and note
+        // whether any byte is non-ASCII (only then does the UTF-8 need validating).
+        var allBits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let string = try Self.decodeUTF8(UnsafeRawBufferPointer(rebasing: bytes[start..<index]), at: start)
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                let string = allBits < 0x80 ? Self.decodeASCII(raw) : try Self.decodeUTF8(raw, at: start)
                 index += 1
                 return string
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw JSONParseError("unescaped control character in string", at: index) }
+            allBits |= byte
             index += 1
         }
         guard index < bytes.count else { throw JSONParseError("unterminated string", at: quote) }
@@ -227,6 +232,11 @@ public struct JSONParser {
             index += 1
         }
         return value
+    }
+
+    /// Bytes known to be ASCII, which is always valid UTF-8, so there is nothing to validate.
+    private static func decodeASCII(_ raw: UnsafeRawBufferPointer) -> String {
+        String(decoding: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
     }
 
     private static func decodeUTF8(_ raw: UnsafeRawBufferPointer, at offset: Int) throws(JSONParseError) -> String {

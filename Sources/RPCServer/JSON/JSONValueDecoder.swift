@@ -18,7 +18,7 @@ private struct ValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else { throw mismatch(JSONObject.self, "an object") }
-        return KeyedDecodingContainer(KeyedContainer<Key>(object: object.dictionary, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -37,7 +37,24 @@ private struct ValueDecoder: Decoder {
 
 private struct SingleValue: SingleValueDecodingContainer {
     let value: JSONValue
-    let codingPath: [any CodingKey]
+    /// The container's path; `key`, if any, is appended only when a path is needed (an error, or a
+    /// nested decoder), which keeps a scalar member's decoding free of allocations.
+    let parentPath: [any CodingKey]
+    let key: (any CodingKey)?
+
+    init(value: JSONValue, codingPath: [any CodingKey]) {
+        self.value = value
+        parentPath = codingPath
+        key = nil
+    }
+
+    init(value: JSONValue, parentPath: [any CodingKey], key: any CodingKey) {
+        self.value = value
+        self.parentPath = parentPath
+        self.key = key
+    }
+
+    var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
 
     func decodeNil() -> Bool { value == .null }
 
@@ -98,11 +115,17 @@ private struct SingleValue: SingleValueDecodingContainer {
 
 // MARK: - Containers
 
+/// Looks members up in the object itself (last duplicate wins): params objects are small, and
+/// building a dictionary for a handful of lookups costs more than it saves.
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let object: [String: JSONValue]
+    let object: JSONObject
     let codingPath: [any CodingKey]
 
-    var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        var seen = Set<String>()
+        return object.members.compactMap { seen.insert($0.key).inserted ? Key(stringValue: $0.key) : nil }
+    }
+
     func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
 
     private func value(for key: Key) throws -> JSONValue {
@@ -114,15 +137,30 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeNil(forKey key: Key) throws -> Bool { (object[key.stringValue] ?? .null) == .null }
 
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try SingleValue(value: try value(for: key), codingPath: codingPath + [key]).decode(type)
+    private func member(_ key: Key) throws -> SingleValue {
+        SingleValue(value: try value(for: key), parentPath: codingPath, key: key)
     }
 
-    // Optional members: absent or null decode as nil.
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    /// Optional members: absent or null decode as nil.
+    private func presentMember(_ key: Key) -> SingleValue? {
         guard let value = object[key.stringValue], value != .null else { return nil }
-        return try SingleValue(value: value, codingPath: codingPath + [key]).decode(type)
+        return SingleValue(value: value, parentPath: codingPath, key: key)
     }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try member(key).decode(type) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try presentMember(key)?.decode(type) }
+
+    // The common scalars go straight to the scalar decoders, not through `T(from:)`.
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try member(key).decode(type) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try member(key).decode(type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try member(key).decode(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try member(key).decode(type) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try member(key).decode(type) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try presentMember(key)?.decode(type) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try presentMember(key)?.decode(type) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentMember(key)?.decode(type) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentMember(key)?.decode(type) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try presentMember(key)?.decode(type) }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         try ValueDecoder(value: try value(for: key), codingPath: codingPath + [key]).container(keyedBy: type)

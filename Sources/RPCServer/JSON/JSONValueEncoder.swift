@@ -6,6 +6,7 @@ public struct JSONValueEncoder: Sendable {
 
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         if let json = value as? JSONValue { return json }
+        if let direct = value as? any JSONValueRepresentable { return direct.jsonValue }
         let encoder = TreeEncoder(codingPath: [])
         try value.encode(to: encoder)
         return encoder.storage.value
@@ -14,13 +15,27 @@ public struct JSONValueEncoder: Sendable {
 
 // MARK: - Storage
 
-/// A node under construction. Containers hold references so nested containers can be filled later.
+/// A container under construction. Finished values are stored as they are; only nested containers,
+/// which the caller may still fill after handing them out, are held by reference.
 private final class Node {
+    /// One member or element: a finished value, or a container still being filled.
+    enum Child {
+        case value(JSONValue)
+        case node(Node)
+
+        var value: JSONValue {
+            switch self {
+            case .value(let value): return value
+            case .node(let node): return node.value
+            }
+        }
+    }
+
     enum Kind {
         case empty
         case single(JSONValue)
-        case object([(String, Node)])
-        case array([Node])
+        case object([(key: String, child: Child)])
+        case array([Child])
     }
 
     var kind: Kind = .empty
@@ -29,32 +44,33 @@ private final class Node {
         switch kind {
         case .empty: return .object(JSONObject())
         case .single(let value): return value
-        case .object(let members): return .object(JSONObject(members.map { JSONObject.Member(key: $0.0, value: $0.1.value) }))
+        case .object(let members): return .object(JSONObject(members.map { JSONObject.Member(key: $0.key, value: $0.child.value) }))
         case .array(let elements): return .array(elements.map(\.value))
         }
     }
 
-    func appendMember(_ key: String, _ node: Node) {
+    /// Adds `key`, replacing an earlier member of the same name (as Foundation's encoder does).
+    func appendMember(_ key: String, _ child: Child) {
         if case .object(var members) = kind {
-            kind = .empty
-            if let existing = members.firstIndex(where: { $0.0 == key }) {
-                members[existing].1 = node
+            kind = .empty  // so `members` is uniquely referenced and appends in place
+            if let existing = members.firstIndex(where: { $0.key == key }) {
+                members[existing].child = child
             } else {
-                members.append((key, node))
+                members.append((key, child))
             }
             kind = .object(members)
         } else {
-            kind = .object([(key, node)])
+            kind = .object([(key, child)])
         }
     }
 
-    func appendElement(_ node: Node) {
+    func appendElement(_ child: Child) {
         if case .array(var elements) = kind {
             kind = .empty
-            elements.append(node)
+            elements.append(child)
             kind = .array(elements)
         } else {
-            kind = .array([node])
+            kind = .array([child])
         }
     }
 }
@@ -79,16 +95,14 @@ private final class TreeEncoder: Encoder {
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleValue(node: storage, codingPath: codingPath) }
 }
 
-/// Encodes one value into a fresh node, using fast paths for scalars.
-private func encodeNode<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> Node {
-    let node = Node()
-    if let json = value as? JSONValue {
-        node.kind = .single(json)
-        return node
-    }
+/// Encodes one value as a member or element: scalars and `JSONValue`s as finished values, anything
+/// else through a nested encoder.
+private func encodeChild<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> Node.Child {
+    if let json = value as? JSONValue { return .value(json) }
     let encoder = TreeEncoder(codingPath: codingPath)
     try value.encode(to: encoder)
-    return encoder.storage
+    if case .single(let json) = encoder.storage.kind { return .value(json) }
+    return .node(encoder.storage)
 }
 
 private struct SingleValue: SingleValueEncodingContainer {
@@ -110,35 +124,35 @@ private struct SingleValue: SingleValueEncodingContainer {
     func encode(_ value: UInt16) { node.kind = .single(.int(Int64(value))) }
     func encode(_ value: UInt32) { node.kind = .single(.int(Int64(value))) }
     func encode(_ value: UInt64) { node.kind = Int64(exactly: value).map { .single(.int($0)) } ?? .single(.double(Double(value))) }
-    func encode<T: Encodable>(_ value: T) throws { node.kind = try encodeNode(value, codingPath: codingPath).kind }
+    func encode<T: Encodable>(_ value: T) throws { node.kind = .single(try encodeChild(value, codingPath: codingPath).value) }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: Node
     let codingPath: [any CodingKey]
 
-    func encodeNil(forKey key: Key) { node.appendMember(key.stringValue, Node(single: .null)) }
-    func encode(_ value: Bool, forKey key: Key) { node.appendMember(key.stringValue, Node(single: .bool(value))) }
-    func encode(_ value: String, forKey key: Key) { node.appendMember(key.stringValue, Node(single: .string(value))) }
-    func encode(_ value: Int, forKey key: Key) { node.appendMember(key.stringValue, Node(single: .int(Int64(value)))) }
-    func encode(_ value: Int64, forKey key: Key) { node.appendMember(key.stringValue, Node(single: .int(value))) }
-    func encode(_ value: Double, forKey key: Key) { node.appendMember(key.stringValue, Node(single: .double(value))) }
+    func encodeNil(forKey key: Key) { node.appendMember(key.stringValue, .value(.null)) }
+    func encode(_ value: Bool, forKey key: Key) { node.appendMember(key.stringValue, .value(.bool(value))) }
+    func encode(_ value: String, forKey key: Key) { node.appendMember(key.stringValue, .value(.string(value))) }
+    func encode(_ value: Int, forKey key: Key) { node.appendMember(key.stringValue, .value(.int(Int64(value)))) }
+    func encode(_ value: Int64, forKey key: Key) { node.appendMember(key.stringValue, .value(.int(value))) }
+    func encode(_ value: Double, forKey key: Key) { node.appendMember(key.stringValue, .value(.double(value))) }
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        node.appendMember(key.stringValue, try encodeNode(value, codingPath: codingPath + [key]))
+        node.appendMember(key.stringValue, try encodeChild(value, codingPath: codingPath + [key]))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let child = Node()
         child.kind = .object([])
-        node.appendMember(key.stringValue, child)
+        node.appendMember(key.stringValue, .node(child))
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, codingPath: codingPath + [key]))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = Node()
         child.kind = .array([])
-        node.appendMember(key.stringValue, child)
+        node.appendMember(key.stringValue, .node(child))
         return UnkeyedContainer(node: child, codingPath: codingPath + [key])
     }
 
@@ -146,7 +160,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     func superEncoder(forKey key: Key) -> any Encoder {
         let encoder = TreeEncoder(codingPath: codingPath + [key])
-        node.appendMember(key.stringValue, encoder.storage)
+        node.appendMember(key.stringValue, .node(encoder.storage))
         return encoder
     }
 }
@@ -157,36 +171,31 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 
     var count: Int { if case .array(let elements) = node.kind { return elements.count } else { return 0 } }
 
-    func encodeNil() { node.appendElement(Node(single: .null)) }
-    func encode(_ value: String) { node.appendElement(Node(single: .string(value))) }
-    func encode(_ value: Int) { node.appendElement(Node(single: .int(Int64(value)))) }
+    func encodeNil() { node.appendElement(.value(.null)) }
+    func encode(_ value: String) { node.appendElement(.value(.string(value))) }
+    func encode(_ value: Int) { node.appendElement(.value(.int(Int64(value)))) }
 
-    func encode<T: Encodable>(_ value: T) throws { node.appendElement(try encodeNode(value, codingPath: codingPath)) }
+    func encode<T: Encodable>(_ value: T) throws { node.appendElement(try encodeChild(value, codingPath: codingPath)) }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let child = Node()
         child.kind = .object([])
-        node.appendElement(child)
+        node.appendElement(.node(child))
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, codingPath: codingPath))
     }
 
     func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let child = Node()
         child.kind = .array([])
-        node.appendElement(child)
+        node.appendElement(.node(child))
         return UnkeyedContainer(node: child, codingPath: codingPath)
     }
 
     func superEncoder() -> any Encoder {
         let encoder = TreeEncoder(codingPath: codingPath)
-        node.appendElement(encoder.storage)
+        node.appendElement(.node(encoder.storage))
         return encoder
     }
 }
 
-extension Node {
-    convenience init(single value: JSONValue) {
-        self.init()
-        kind = .single(value)
-    }
-}
+public protocol JSONValueRepresentable: Encodable { var jsonValue: JSONValue { get } }

@@ -37,10 +37,17 @@ public enum JSONWriter {
     }
 
     public static func writeInteger(_ number: Int64, into out: inout [UInt8]) {
-        if number >= 0 && number < 10 {
-            out.append(UInt8(ascii: "0") + UInt8(number))
-        } else {
-            out.append(contentsOf: String(number).utf8)
+        if number < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        // Digits from the right into a 20-byte scratch (UInt64.max has 20), then one append.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+            var start = scratch.count
+            repeat {
+                start -= 1
+                scratch[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[start...]))
         }
     }
 
@@ -59,31 +66,37 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
+            // Copy runs of bytes that need no escape in one append each; most strings are one run.
             var runStart = 0
-            for (offset, byte) in utf8.enumerated() {
-                let escape: UInt8?
-                switch byte {
-                case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
-                case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
-                case 0x0A: escape = UInt8(ascii: "n")
-                case 0x0D: escape = UInt8(ascii: "r")
-                case 0x09: escape = UInt8(ascii: "t")
-                case 0..<0x20: escape = 0  // \u00XX below
-                default: continue
+            var offset = 0
+            while offset < utf8.count {
+                let byte = utf8[offset]
+                if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                    offset += 1
+                    continue
                 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
-                runStart = offset + 1
-                out.append(UInt8(ascii: "\\"))
-                if let escape, escape != 0 {
-                    out.append(escape)
-                } else {
-                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                            hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-                }
+                appendEscape(for: byte, to: &out)
+                offset += 1
+                runStart = offset
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// `\"`, `\\`, `\n`, `\r`, `\t`, or `\u00XX` for the other control characters.
+    private static func appendEscape(for byte: UInt8, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        default:
+            out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                    hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+        }
     }
 
     @inline(__always)

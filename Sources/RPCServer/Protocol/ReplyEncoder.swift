@@ -2,7 +2,7 @@
 /// Stateless; any thread.
 public enum ReplyEncoder {
     public static func result(id: RequestID, result: JSONValue) -> [UInt8] {
-        var out = prefix(capacity: 64)
+        var out = prefix(capacity: 512)  // most replies fit: one allocation, no regrowth
         JSONWriter.write(id.json, into: &out)
         JSONWriter.append(",\"result\":", to: &out)
         JSONWriter.write(result, into: &out)
@@ -11,7 +11,7 @@ public enum ReplyEncoder {
     }
 
     public static func error(id: RequestID?, error: RPCError) -> [UInt8] {
-        var out = prefix(capacity: 128)
+        var out = prefix(capacity: 512)
         JSONWriter.write((id ?? .null).json, into: &out)
         JSONWriter.append(",\"error\":", to: &out)
         JSONWriter.write(error.json, into: &out)
