@@ -5,8 +5,8 @@ public struct JSONValueEncoder: Sendable {
     public init() {}
 
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-        if let json = value as? JSONValue { return json }
-        if let direct = value as? any JSONValueRepresentable { return direct.jsonValue }
+        if let convertible = value as? any JSONValueConvertible { return convertible.jsonValue }
+        if T.self == JSONValue.self { return value as! JSONValue }
         let encoder = TreeEncoder(codingPath: [])
         try value.encode(to: encoder)
         return encoder.storage.value
@@ -95,10 +95,11 @@ private final class TreeEncoder: Encoder {
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleValue(node: storage, codingPath: codingPath) }
 }
 
-/// Encodes one value as a member or element: scalars and `JSONValue`s as finished values, anything
-/// else through a nested encoder.
+/// Encodes one value as a member or element: `JSONValue`s and `JSONValueConvertible`s as finished
+/// values, anything else through a nested encoder.
 private func encodeChild<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> Node.Child {
-    if let json = value as? JSONValue { return .value(json) }
+    if let convertible = value as? any JSONValueConvertible { return .value(convertible.jsonValue) }
+    if T.self == JSONValue.self { return .value(value as! JSONValue) }
     let encoder = TreeEncoder(codingPath: codingPath)
     try value.encode(to: encoder)
     if case .single(let json) = encoder.storage.kind { return .value(json) }
@@ -197,5 +198,3 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         return encoder
     }
 }
-
-public protocol JSONValueRepresentable: Encodable { var jsonValue: JSONValue { get } }
