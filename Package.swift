@@ -24,7 +24,7 @@ let package = Package(
         // Thin executable: flags, store, method table, run.
         .executableTarget(name: "shop-rpc", dependencies: ["RPCServer", "ShopAPI"]),
         .testTarget(name: "RPCServerTests", dependencies: ["RPCServer"]),
-        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "RPCServer"]),
+        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "RPCServer", "CSQLite"]),
         // Spawns the real binary over real pipes; depends on it so `swift test` builds it.
         .testTarget(name: "IntegrationTests", dependencies: ["shop-rpc"]),
     ]

@@ -13,6 +13,8 @@ final class SQLiteConnection: @unchecked Sendable {
     static let busyTimeoutMilliseconds = 5000
 
     let handle: OpaquePointer
+    /// Lets a cancelled call stop this connection's running statement (see `withInterrupts`).
+    let interruptSwitch: InterruptSwitch
     /// Prepared statements by SQL text, reused across calls.
     private var statements: [String: SQLiteStatement] = [:]
 
@@ -26,6 +28,7 @@ final class SQLiteConnection: @unchecked Sendable {
             throw SQLiteError(code: code, message: "cannot open \(path): \(message)")
         }
         handle = opened
+        interruptSwitch = InterruptSwitch(handle: opened)
         sqlite3_extended_result_codes(handle, 1)
     }
 

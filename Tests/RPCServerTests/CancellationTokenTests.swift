@@ -1,0 +1,34 @@
+import Synchronization
+import XCTest
+@testable import RPCServer
+
+final class CancellationTokenTests: XCTestCase {
+    func test_cancel_runsRemainingHandlersOnce_inRegistrationOrder() {
+        let token = CancellationToken()
+        let ran = Mutex<[Int]>([])
+        for number in 0..<5 {
+            let registration = token.onCancel { ran.withLock { $0.append(number) } }
+            if number == 1 || number == 3 { registration.remove() }
+        }
+        XCTAssertTrue(token.cancel())
+        XCTAssertFalse(token.cancel(), "a second cancel does nothing")
+        XCTAssertEqual(ran.withLock { $0 }, [0, 2, 4])
+        XCTAssertTrue(token.isCancelled)
+    }
+
+    func test_registeringAfterCancel_runsAtOnce_andRemovingTwiceIsHarmless() {
+        let token = CancellationToken()
+        token.cancel()
+        let ran = Mutex(0)
+        let registration = token.onCancel { ran.withLock { $0 += 1 } }
+        XCTAssertEqual(ran.withLock { $0 }, 1)
+        registration.remove()
+        registration.remove()
+        let other = CancellationToken()
+        let removed = other.onCancel { ran.withLock { $0 += 10 } }
+        removed.remove()
+        removed.remove()
+        other.cancel()
+        XCTAssertEqual(ran.withLock { $0 }, 1)
+    }
+}
