@@ -16,7 +16,8 @@ final class Call: DeadlineExpirable {
     let token = CancellationToken()
     let progress: ProgressEmitter?
 
-    private let deadlineMessage: String
+    /// The method's own deadline message, if any; the default one is built only if the deadline passes.
+    private let deadlineMessage: String?
     private let settled = Atomic<Bool>(false)
     private let target: ReplyTarget
     private let onSettled: @Sendable (Call) -> Void
@@ -27,7 +28,7 @@ final class Call: DeadlineExpirable {
 
     /// Creates the call; `armDeadline()` must follow at once. `onSettled` runs once, after the
     /// reply has been handed to its target.
-    init(id: RequestID?, method: String, deadlineMs: Int, deadlineMessage: String, target: ReplyTarget,
+    init(id: RequestID?, method: String, deadlineMs: Int, deadlineMessage: String?, target: ReplyTarget,
          progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?, deadlines: DeadlineScheduler,
          onSettled: @escaping @Sendable (Call) -> Void) {
         self.id = id
@@ -71,7 +72,8 @@ final class Call: DeadlineExpirable {
 
     /// Settles with the method's deadline error. Runs on the timer queue.
     func deadlinePassed() {
-        settle(.failure(.deadlineExceeded(method: method, message: deadlineMessage, deadlineMs: deadlineMs, elapsedMs: elapsedMs)))
+        let message = MethodSpec.deadlineExceededMessage(custom: deadlineMessage, method: method, deadlineMs: deadlineMs)
+        settle(.failure(.deadlineExceeded(method: method, message: message, deadlineMs: deadlineMs, elapsedMs: elapsedMs)))
     }
 
     /// Settles with the error for a thrown handler error.

@@ -19,7 +19,9 @@ public final class RPCEngine: Sendable {
     /// The default queue for completions of `submit` when the caller does not inject one.
     public static let defaultCallbackQueue = DispatchQueue(label: "RPCServer.callbacks")
 
-    private let gates: [String: ConcurrencyGate]
+    /// Each method with what the engine needs per call, resolved once so starting a call hashes
+    /// the method name once.
+    private let methods: [String: ResolvedMethod]
     private let deadlines: DeadlineScheduler
     private let discovery: JSONValue
     private let inflight = Mutex(InflightTable())
@@ -42,12 +44,15 @@ public final class RPCEngine: Sendable {
         workQueue = DispatchQueue(label: "RPCServer.work", qos: .userInitiated, attributes: .concurrent)
         timerQueue = DispatchQueue(label: "RPCServer.timer", qos: .userInteractive)
         deadlines = DeadlineScheduler(queue: timerQueue)
-        var gates: [String: ConcurrencyGate] = [:]
+        var methods: [String: ResolvedMethod] = [:]
+        let workQueue = workQueue
         for (name, spec) in registry.methods {
-            guard let limit = spec.concurrencyLimit else { continue }
-            gates[name] = ConcurrencyGate(limit: limit, schedule: spec.executor ?? { [workQueue] in workQueue.async(execute: $0) })
+            let gate = spec.concurrencyLimit.map { limit in
+                ConcurrencyGate(limit: limit, schedule: spec.executor ?? { [workQueue] in workQueue.async(execute: $0) })
+            }
+            methods[name] = ResolvedMethod(spec: spec, gate: gate, simulatedLatencyMs: configuration.simulatedLatencyMs[name] ?? 0)
         }
-        self.gates = gates
+        self.methods = methods
         discovery = OpenRPCDocument.make(registry: registry, title: title, version: version)
     }
 
@@ -152,10 +157,10 @@ public final class RPCEngine: Sendable {
         case "rpc.discover":
             answerInline(request, target: target, .success(discovery))
         default:
-            guard let spec = registry[request.method] else {
+            guard let method = methods[request.method] else {
                 return answerInline(request, target: target, .failure(.methodNotFound(request.method)))
             }
-            startCallOnReaderQueue(request, spec: spec, target: target, channel: channel)
+            startCallOnReaderQueue(request, method: method, target: target, channel: channel)
         }
     }
 
@@ -171,8 +176,9 @@ public final class RPCEngine: Sendable {
         call?.settle(.failure(.cancelled(method: call?.method ?? "")))
     }
 
-    private func startCallOnReaderQueue(_ request: Request, spec: MethodSpec, target: ReplyTarget, channel: ReplyChannel) {
+    private func startCallOnReaderQueue(_ request: Request, method: ResolvedMethod, target: ReplyTarget, channel: ReplyChannel) {
         dispatchPrecondition(condition: .onQueue(readerQueue))
+        let spec = method.spec
         // Split off the reserved `_meta` member.
         var params = request.params
         var meta: JSONObject?
@@ -203,7 +209,7 @@ public final class RPCEngine: Sendable {
         }
 
         let call = Call(id: request.id, method: spec.name, deadlineMs: deadlineMs,
-                        deadlineMessage: spec.deadlineExceededMessage(deadlineMs: deadlineMs), target: target,
+                        deadlineMessage: spec.deadlineMessage, target: target,
                         progress: progress, deadlines: deadlines) { [weak self] call in self?.callSettled(call) }
         let registered = inflight.withLock { table -> Bool in
             if let id = request.id {
@@ -227,10 +233,10 @@ public final class RPCEngine: Sendable {
                                   progressReporter: reporter)
         let handlerParams = params
         let start: @Sendable () -> Void = {
-            if let gate = self.gates[spec.name] {
-                gate.enter { self.runHandler(call, spec: spec, params: handlerParams, context: context, release: gate.leave) }
+            if let gate = method.gate {
+                gate.enter { self.runHandler(call, method: method, params: handlerParams, context: context, release: gate.leave) }
             } else {
-                self.runHandler(call, spec: spec, params: handlerParams, context: context, release: {})
+                self.runHandler(call, method: method, params: handlerParams, context: context, release: {})
             }
         }
         if let executor = spec.executor { executor(start) } else { workQueue.async(execute: start) }
@@ -239,8 +245,9 @@ public final class RPCEngine: Sendable {
     /// Runs the handler (after any simulated latency) unless the call is already over; `release`
     /// runs once the handler has finished or was never started. Runs on the work queue, or on the
     /// method's own executor.
-    private func runHandler(_ call: Call, spec: MethodSpec, params: JSONValue?, context: CallContext,
-                                release: @escaping @Sendable () -> Void) {
+    private func runHandler(_ call: Call, method: ResolvedMethod, params: JSONValue?, context: CallContext,
+                            release: @escaping @Sendable () -> Void) {
+        let spec = method.spec
         let invoke: @Sendable () -> Void = {
             guard !call.token.isCancelled else { return release() }
             spec.invoke(params, context) { result in
@@ -251,7 +258,7 @@ public final class RPCEngine: Sendable {
                 }
             }
         }
-        let latency = configuration.simulatedLatencyMs[spec.name] ?? 0
+        let latency = method.simulatedLatencyMs
         if latency > 0 {
             // After the delay the handler starts where its method says, like an undelayed one.
             var startAfterDelay = invoke
@@ -286,3 +293,10 @@ public final class RPCEngine: Sendable {
     }
 }
 
+/// A method as the engine runs it: its spec, its concurrency gate (if it has a limit) and its
+/// simulated latency (`--simulate-latency`, 0 if none). Immutable.
+private struct ResolvedMethod: Sendable {
+    let spec: MethodSpec
+    let gate: ConcurrencyGate?
+    let simulatedLatencyMs: Int
+}

@@ -49,7 +49,12 @@ public struct MethodSpec: Sendable {
 
     /// The message of this method's deadline error.
     public func deadlineExceededMessage(deadlineMs: Int) -> String {
-        deadlineMessage ?? "\(name) did not complete within \(deadlineMs) ms"
+        Self.deadlineExceededMessage(custom: deadlineMessage, method: name, deadlineMs: deadlineMs)
+    }
+
+    /// `custom`, or the default "<method> did not complete within N ms".
+    static func deadlineExceededMessage(custom: String?, method: String, deadlineMs: Int) -> String {
+        custom ?? "\(method) did not complete within \(deadlineMs) ms"
     }
 
     // MARK: - async handlers
