@@ -5,6 +5,14 @@ final class CodableTests: XCTestCase {
     struct Line: Codable, Equatable { var sku: String; var quantity: Int }
     struct Params: Codable, Equatable { var cartId: String; var lines: [Line]; var note: String?; var limit: Int? }
 
+    /// The error decoding `json` as `Params` gives, or nil if it decodes.
+    private func error(_ json: String) -> RPCError? {
+        do {
+            _ = try ParamsDecoding.decode(Params.self, from: try JSONParser.parse(Array(json.utf8)))
+            return nil
+        } catch { return error as? RPCError }
+    }
+
     func test_decoder_decodesNestedTypes_fromParsedJSON() throws {
         let value = try JSONParser.parse(Array(#"{"cartId":"c","lines":[{"sku":"A","quantity":2.0}],"extra":true}"#.utf8))
         XCTAssertEqual(try JSONValueDecoder().decode(Params.self, from: value),
@@ -12,12 +20,6 @@ final class CodableTests: XCTestCase {
     }
 
     func test_decodingErrors_becomeInvalidParams_namingTheField() {
-        func error(_ json: String) -> RPCError? {
-            do {
-                _ = try ParamsDecoding.decode(Params.self, from: try JSONParser.parse(Array(json.utf8)))
-                return nil
-            } catch { return error as? RPCError }
-        }
         XCTAssertEqual(error(#"{"lines":[]}"#)?.data?["field"], "cartId")
         XCTAssertEqual(error(#"{"cartId":1,"lines":[]}"#)?.data?["field"], "cartId")
         XCTAssertEqual(error(#"{"cartId":"c","lines":[{"sku":"A","quantity":2.5}]}"#)?.data?["field"], "lines[0].quantity")
@@ -48,12 +50,6 @@ final class CodableTests: XCTestCase {
     }
 
     func test_decoder_scalarMemberErrors_nameTheirPath() {
-        func error(_ json: String) -> RPCError? {
-            do {
-                _ = try ParamsDecoding.decode(Params.self, from: try JSONParser.parse(Array(json.utf8)))
-                return nil
-            } catch { return error as? RPCError }
-        }
         XCTAssertEqual(error(#"{"cartId":"c","lines":[],"note":5}"#)?.data?["field"], "note")
         XCTAssertEqual(error(#"{"cartId":"c","lines":[{"sku":true,"quantity":1}]}"#)?.data?["field"], "lines[0].sku")
         XCTAssertEqual(error(#"{"cartId":"c","lines":[{"quantity":1}]}"#)?.data?["field"], "lines[0].sku")
