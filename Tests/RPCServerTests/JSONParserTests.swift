@@ -89,6 +89,10 @@ final class JSONParserTests: XCTestCase {
         for number: Int64 in [0, 7, 10, -1, -10, 1_234_567_890, .max, .min] {
             XCTAssertEqual(String(decoding: JSONWriter.encode(.int(number)), as: UTF8.self), String(number))
         }
+        // Integral doubles below 1e15 are written as integers too; others in shortest form.
+        for (number, text) in [(2.0, "2"), (-0.0, "0"), (-40.0, "-40"), (999_999_999_999_999.0, "999999999999999"), (2.5, "2.5")] {
+            XCTAssertEqual(String(decoding: JSONWriter.encode(.double(number)), as: UTF8.self), text)
+        }
     }
 
     func test_writer_escapesAtEveryPosition() throws {

@@ -21,10 +21,6 @@ public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     public struct Member: Sendable, Equatable {
         public var key: String
         public var value: JSONValue
-        public init(key: String, value: JSONValue) {
-            self.key = key
-            self.value = value
-        }
     }
 
     public private(set) var members: [Member]

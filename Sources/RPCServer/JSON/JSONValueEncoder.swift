@@ -5,11 +5,7 @@ public struct JSONValueEncoder: Sendable {
     public init() {}
 
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-        if let convertible = value as? any JSONValueConvertible { return convertible.jsonValue }
-        if T.self == JSONValue.self { return value as! JSONValue }
-        let encoder = TreeEncoder(codingPath: [])
-        try value.encode(to: encoder)
-        return encoder.storage.value
+        try encodeChild(value, codingPath: []).value
     }
 }
 

@@ -54,7 +54,7 @@ public enum JSONWriter {
     public static func writeDouble(_ number: Double, into out: inout [UInt8]) {
         guard number.isFinite else { return append("null", to: &out) }
         if number == number.rounded(), abs(number) < 1e15 {
-            out.append(contentsOf: String(Int64(number)).utf8)
+            writeInteger(Int64(number), into: &out)
         } else {
             out.append(contentsOf: "\(number)".utf8)  // shortest round-trip form
         }

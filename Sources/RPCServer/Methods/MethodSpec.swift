@@ -47,12 +47,8 @@ public struct MethodSpec: Sendable {
         return copy
     }
 
-    /// The message of this method's deadline error.
-    public func deadlineExceededMessage(deadlineMs: Int) -> String {
-        Self.deadlineExceededMessage(custom: deadlineMessage, method: name, deadlineMs: deadlineMs)
-    }
-
-    /// `custom`, or the default "<method> did not complete within N ms".
+    /// The message of a deadline error: the method's own (`custom`), or the default
+    /// "<method> did not complete within N ms".
     static func deadlineExceededMessage(custom: String?, method: String, deadlineMs: Int) -> String {
         custom ?? "\(method) did not complete within \(deadlineMs) ms"
     }
