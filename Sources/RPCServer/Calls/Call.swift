@@ -40,7 +40,11 @@ final class Call: DeadlineExpirable {
         self.deadlines = deadlines
         let start = DispatchTime.now().uptimeNanoseconds
         startNanos = start
-        deadlineNanos = start + UInt64(deadlineMs) * 1_000_000
+        // Saturating: a deadline too far to represent is no deadline (the registry is not a peer,
+        // but a library's caller may still pass Int.max).
+        let (span, spanOverflow) = UInt64(max(1, deadlineMs)).multipliedReportingOverflow(by: 1_000_000)
+        let (end, endOverflow) = start.addingReportingOverflow(span)
+        deadlineNanos = spanOverflow || endOverflow ? .max : end
         self.progress = progress.map {
             ProgressEmitter(token: $0.token, method: method, channel: $0.channel, startNanos: start,
                             deadlineMs: deadlineMs, intervalMs: $0.intervalMs, timerQueue: deadlines.queue)
@@ -70,14 +74,20 @@ final class Call: DeadlineExpirable {
         return true
     }
 
-    /// Settles with the method's deadline error. Runs on the timer queue.
+    /// Settles with the method's deadline error. Any thread (normally the timer queue).
     func deadlinePassed() {
         let message = MethodSpec.deadlineExceededMessage(custom: deadlineMessage, method: method, deadlineMs: deadlineMs)
         settle(.failure(.deadlineExceeded(method: method, message: message, deadlineMs: deadlineMs, elapsedMs: elapsedMs)))
     }
 
-    /// Settles with the error for a thrown handler error.
+    /// Settles with the error for a thrown handler error. A `CancellationError` is answered with
+    /// its cause: after a client cancel or shutdown the call has already settled (so nothing is
+    /// sent), and once the deadline has passed it is the deadline error, even when the handler saw
+    /// the deadline (`context.deadline`) before the timer queue did.
     func fail(_ error: any Error) {
+        if error is CancellationError, DispatchTime.now().uptimeNanoseconds >= deadlineNanos {
+            return deadlinePassed()
+        }
         settle(.failure(Self.rpcError(for: error)))
     }
 

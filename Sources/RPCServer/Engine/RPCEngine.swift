@@ -30,8 +30,14 @@ public final class RPCEngine: Sendable {
     /// by identity (they have no id, but shutdown must still stop their work).
     private struct InflightTable {
         var byID: [RequestID: Call] = [:]
+        /// The ids of each batch's requests, held from the batch's arrival until its one reply is
+        /// sent: until then the batch's answer for an id is unsent, so the id is still in use.
+        var batchIDs: Set<RequestID> = []
         var withoutID: [ObjectIdentifier: Call] = [:]
         var count: Int { byID.count + withoutID.count }
+
+        /// Whether a new request may not use `id` yet (protocol.md, section 2).
+        func isInUse(_ id: RequestID) -> Bool { byID[id] != nil || batchIDs.contains(id) }
         var capacityWaiters: [@Sendable () -> Void] = []
         var drainWaiters: [@Sendable () -> Void] = []
     }
@@ -77,28 +83,66 @@ public final class RPCEngine: Sendable {
         case .single(.invalid(let error, let id)):
             channel.send(ReplyEncoder.error(id: id, error: error))
         case .single(.request(let request)):
-            handleOnReaderQueue(request, target: request.id == nil ? .none : .channel(channel), channel: channel)
-        case .batch(let elements):
-            let answered = elements.filter { if case .request(let request) = $0 { return !request.isNotification } else { return true } }
-            guard !answered.isEmpty else {
-                for case .request(let request) in elements { handleOnReaderQueue(request, target: .none, channel: channel) }
-                return
+            guard let id = request.id else { return handleOnReaderQueue(request, target: .none, channel: channel) }
+            if inflight.withLock({ $0.isInUse(id) }) {
+                return channel.send(Self.duplicateReply(id))
             }
-            let collector = BatchCollector(slots: answered.count, channel: channel)
-            var slot = 0
-            for element in elements {
-                switch element {
-                case .invalid(let error, let id):
-                    collector.fill(slot: slot, with: ReplyEncoder.error(id: id, error: error))
-                    slot += 1
-                case .request(let request) where request.isNotification:
+            handleOnReaderQueue(request, target: .channel(channel), channel: channel)
+        case .batch(let elements):
+            receiveBatchOnReaderQueue(elements, channel: channel)
+        }
+    }
+
+    /// Runs a batch's elements concurrently and answers with one array in request order. Every id
+    /// is checked against the ids in use and the batch's earlier elements, then held until the
+    /// batch's reply is sent. - Important: call on the reader queue.
+    private func receiveBatchOnReaderQueue(_ elements: [IncomingElement], channel: ReplyChannel) {
+        dispatchPrecondition(condition: .onQueue(readerQueue))
+        let answered = elements.filter { if case .request(let request) = $0 { return !request.isNotification } else { return true } }
+        guard !answered.isEmpty else {
+            for case .request(let request) in elements { handleOnReaderQueue(request, target: .none, channel: channel) }
+            return
+        }
+        // Reserve every id first (one lock); a repeated or in-use id is a duplicate.
+        let ids = elements.compactMap { element -> RequestID? in
+            if case .request(let request) = element { return request.id } else { return nil }
+        }
+        let reserved: Set<RequestID> = inflight.withLock { table in
+            var reserved = Set<RequestID>()
+            for id in ids where !table.isInUse(id) && !reserved.contains(id) { reserved.insert(id) }
+            table.batchIDs.formUnion(reserved)
+            return reserved
+        }
+        let collector = BatchCollector(slots: answered.count, channel: channel) { [weak self] in
+            guard !reserved.isEmpty else { return }
+            self?.inflight.withLock { $0.batchIDs.subtract(reserved) }
+        }
+        var unclaimed = reserved
+        var slot = 0
+        for element in elements {
+            switch element {
+            case .invalid(let error, let id):
+                collector.fill(slot: slot, with: ReplyEncoder.error(id: id, error: error))
+                slot += 1
+            case .request(let request):
+                guard let id = request.id else {
                     handleOnReaderQueue(request, target: .none, channel: channel)
-                case .request(let request):
-                    handleOnReaderQueue(request, target: .batch(collector, slot: slot), channel: channel)
-                    slot += 1
+                    continue
                 }
+                if unclaimed.remove(id) != nil {
+                    handleOnReaderQueue(request, target: .batch(collector, slot: slot), channel: channel)
+                } else {
+                    collector.fill(slot: slot, with: Self.duplicateReply(id))
+                }
+                slot += 1
             }
         }
+    }
+
+    /// The reply to a request whose id is in use: id null, since the id belongs to the earlier
+    /// request, which still gets its own one reply; `data.id` names the duplicate.
+    private static func duplicateReply(_ id: RequestID) -> [UInt8] {
+        ReplyEncoder.error(id: .null, error: .duplicateID(id))
     }
 
     // MARK: - Capacity and lifecycle
@@ -179,33 +223,17 @@ public final class RPCEngine: Sendable {
     private func startCallOnReaderQueue(_ request: Request, method: ResolvedMethod, target: ReplyTarget, channel: ReplyChannel) {
         dispatchPrecondition(condition: .onQueue(readerQueue))
         let spec = method.spec
-        // Split off the reserved `_meta` member.
-        var params = request.params
-        var meta: JSONObject?
-        if case .object(var object)? = params, let metaValue = object["_meta"] {
-            object["_meta"] = nil
-            params = .object(object)
-            meta = metaValue.objectValue
-            if meta == nil {
-                return answerInline(request, target: target, .failure(.invalidParams("'_meta' must be an object", field: "_meta")))
-            }
+        let params: JSONValue?
+        let meta: RequestMeta
+        do {
+            (params, meta) = try RequestMeta.split(request.params)
+        } catch {
+            return answerInline(request, target: target, .failure(error))
         }
-        var deadlineMs = spec.deadlineMs
-        if let requested = meta?["deadlineMs"] {
-            guard let value = requested.doubleValue, value > 0, value.isFinite else {
-                return answerInline(request, target: target,
-                                    .failure(.invalidParams("'_meta.deadlineMs' must be a positive number", field: "_meta.deadlineMs")))
-            }
-            deadlineMs = min(deadlineMs, max(1, Int(value.rounded(.up))))  // shorten only
-        }
+        let deadlineMs = meta.deadlineMs(methodDeadlineMs: spec.deadlineMs)
         var progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?
-        if let token = meta?["progressToken"], request.id != nil {
-            switch token {
-            case .string, .int: progress = (token, channel, configuration.progressIntervalMs)
-            default:
-                return answerInline(request, target: target,
-                                    .failure(.invalidParams("'_meta.progressToken' must be a string or an integer", field: "_meta.progressToken")))
-            }
+        if let token = meta.progressToken, request.id != nil {
+            progress = (token, channel, configuration.progressIntervalMs)
         }
 
         let call = Call(id: request.id, method: spec.name, deadlineMs: deadlineMs,
@@ -213,6 +241,7 @@ public final class RPCEngine: Sendable {
                         progress: progress, deadlines: deadlines) { [weak self] call in self?.callSettled(call) }
         let registered = inflight.withLock { table -> Bool in
             if let id = request.id {
+                // Checked on arrival, and only this queue adds ids; kept as a guard, never a trap.
                 guard table.byID[id] == nil else { return false }
                 table.byID[id] = call
             } else {
@@ -220,9 +249,9 @@ public final class RPCEngine: Sendable {
             }
             return true
         }
-        if !registered {
-            // Only an id can collide. This call object is dropped unarmed and never replies.
-            return answerInline(request, target: target, .failure(.duplicateID(request.id ?? .null)))
+        if !registered, let id = request.id {
+            // This call object is dropped unarmed and never replies.
+            return target.deliverBody(Self.duplicateReply(id))
         }
         call.armDeadline()  // only once registered, so settling always finds it in the table
         var reporter: (@Sendable (Double, Double?, String?) -> Void)?

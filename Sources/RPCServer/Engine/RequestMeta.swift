@@ -1,0 +1,47 @@
+/// The reserved `params._meta` member of a request (protocol.md, section 2), split off the params
+/// and validated in this one place, so every number a client sends there is range-checked before
+/// any arithmetic sees it.
+///
+/// - `deadlineMs`: a finite number > 0. It only shortens the method's deadline: any value at or
+///   above it (1e19, 1e308 included) means the method's own deadline; smaller values are rounded
+///   up to whole milliseconds. Never converted to an integer before that comparison.
+/// - `progressToken`: a string or an integer.
+///
+/// Anything else is a -32602 with `data.field` naming the member. Immutable; any thread.
+struct RequestMeta: Sendable, Equatable {
+    /// The requested deadline, if any, not yet clamped to the method's.
+    var requestedDeadlineMs: Double?
+    var progressToken: JSONValue?
+
+    /// Splits `_meta` off `params`: returns the params the handler sees and the validated meta.
+    static func split(_ params: JSONValue?) throws(RPCError) -> (params: JSONValue?, meta: RequestMeta) {
+        guard case .object(var object)? = params, let metaValue = object["_meta"] else { return (params, RequestMeta()) }
+        object["_meta"] = nil
+        guard case .object(let members) = metaValue else {
+            throw .invalidParams("'_meta' must be an object", field: "_meta")
+        }
+        var meta = RequestMeta()
+        if let requested = members["deadlineMs"] {
+            guard let value = requested.doubleValue, value.isFinite, value > 0 else {
+                throw .invalidParams("'_meta.deadlineMs' must be a positive number", field: "_meta.deadlineMs")
+            }
+            meta.requestedDeadlineMs = value
+        }
+        if let token = members["progressToken"] {
+            switch token {
+            case .string, .int: meta.progressToken = token
+            default:
+                throw .invalidParams("'_meta.progressToken' must be a string or an integer", field: "_meta.progressToken")
+            }
+        }
+        return (.object(object), meta)
+    }
+
+    /// The call's deadline: the method's, shortened (never lengthened) by the requested one.
+    /// `methodDeadlineMs` must be positive.
+    func deadlineMs(methodDeadlineMs: Int) -> Int {
+        guard let requested = requestedDeadlineMs, requested < Double(methodDeadlineMs) else { return methodDeadlineMs }
+        // requested is in (0, methodDeadlineMs), so rounding up stays in 1...methodDeadlineMs.
+        return max(1, Int(requested.rounded(.up)))
+    }
+}

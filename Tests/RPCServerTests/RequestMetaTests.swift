@@ -1,0 +1,59 @@
+import XCTest
+@testable import RPCServer
+
+/// `params._meta`: every number a client can put there, checked in one place.
+final class RequestMetaTests: XCTestCase {
+    private func meta(_ members: JSONObject) throws(RPCError) -> RequestMeta {
+        try RequestMeta.split(.object(["sku": "A", "_meta": .object(members)])).meta
+    }
+
+    private func field(of members: JSONObject) -> String? {
+        do throws(RPCError) {
+            _ = try meta(members)
+            return nil
+        } catch {
+            return error.data?["field"]?.stringValue
+        }
+    }
+
+    func test_deadlineAtOrAboveTheMethods_isClampedToIt_withoutConvertingToAnInteger() throws {
+        // Each of these trapped (Double → Int) before the check moved here.
+        let huge: [JSONValue] = [.double(1e19), .int(.max), .double(9_223_372_036_854_775_807), .double(0x1p63 - 512),
+                                 .double(1e308), .double(.greatestFiniteMagnitude), .int(30_000), .double(30_000.5)]
+        for value in huge {
+            XCTAssertEqual(try meta(["deadlineMs": value]).deadlineMs(methodDeadlineMs: 30_000), 30_000, "\(value)")
+        }
+    }
+
+    func test_deadlineBelowTheMethods_shortensIt_roundedUpToWholeMilliseconds() throws {
+        XCTAssertEqual(try meta(["deadlineMs": 250]).deadlineMs(methodDeadlineMs: 5_000), 250)
+        XCTAssertEqual(try meta(["deadlineMs": 1.2]).deadlineMs(methodDeadlineMs: 5_000), 2)
+        XCTAssertEqual(try meta(["deadlineMs": .double(1e-300)]).deadlineMs(methodDeadlineMs: 5_000), 1)
+        XCTAssertEqual(try meta(["deadlineMs": .double(4_999.0001)]).deadlineMs(methodDeadlineMs: 5_000), 5_000)
+        XCTAssertEqual(try meta([:]).deadlineMs(methodDeadlineMs: 5_000), 5_000)
+    }
+
+    func test_deadlineThatIsNotAPositiveNumber_isInvalidParamsNamingTheField() {
+        for value: JSONValue in [0, -1, .double(-0.0), .double(-1e19), "100", .null, true, [1], ["ms": 1]] {
+            XCTAssertEqual(field(of: ["deadlineMs": value]), "_meta.deadlineMs", "\(value)")
+        }
+    }
+
+    func test_progressToken_isAStringOrAnInteger() throws {
+        XCTAssertEqual(try meta(["progressToken": "t"]).progressToken, "t")
+        XCTAssertEqual(try meta(["progressToken": .int(.min)]).progressToken, .int(.min))
+        for value: JSONValue in [1.5, .null, false, [:], []] {
+            XCTAssertEqual(field(of: ["progressToken": value]), "_meta.progressToken", "\(value)")
+        }
+    }
+
+    func test_metaIsRemovedFromTheParams_andMustBeAnObject() throws {
+        let (params, _) = try RequestMeta.split(.object(["sku": "A", "_meta": ["deadlineMs": 5]]))
+        XCTAssertEqual(params, .object(["sku": "A"]))
+        XCTAssertEqual(try RequestMeta.split(.array([1])).params, .array([1]))
+        XCTAssertNil(try RequestMeta.split(nil).params)
+        XCTAssertThrowsError(try RequestMeta.split(.object(["_meta": 5]))) { error in
+            XCTAssertEqual((error as? RPCError)?.data?["field"], "_meta")
+        }
+    }
+}
