@@ -13,6 +13,11 @@ enum ReplyTarget: Sendable {
         case .success(let result): body = ReplyEncoder.result(id: id, result: result)
         case .failure(let error): body = ReplyEncoder.error(id: id, error: error)
         }
+        deliverBody(body)
+    }
+
+    /// Hands an already encoded reply to this target. Any thread.
+    func deliverBody(_ body: [UInt8]) {
         switch self {
         case .channel(let channel): channel.send(body)
         case .batch(let collector, let slot): collector.fill(slot: slot, with: body)

@@ -43,6 +43,9 @@ public enum MessageDecoder {
         var id: RequestID?
         if let idValue {
             guard let valid = RequestID(idValue) else {
+                if case .double = idValue {
+                    return .invalid(.invalidRequest("a numeric id must lie strictly between -2^63 and 2^63; use a string"), id: nil)
+                }
                 return .invalid(.invalidRequest("id must be a string, a number or null"), id: nil)
             }
             id = valid

@@ -61,7 +61,9 @@ extension RPCError {
     }
 
     public static func duplicateID(_ id: RequestID) -> RPCError {
-        RPCError(code: .invalidRequest, type: "DuplicateId", message: "Request id \(id) is already in flight")
+        let shown = id.description.count > 200 ? String(id.description.prefix(200)) + "…" : id.description
+        return RPCError(code: .invalidRequest, type: "DuplicateId", message: "Request id \(shown) is already in flight",
+                        details: ["id": id.json])
     }
 
     public static func methodNotFound(_ method: String) -> RPCError {
