@@ -28,6 +28,12 @@ if options.showVersion {
 }
 
 let databasePath = options.applicationValues["--db"] ?? ShopService.defaultDatabasePath
+if let scheme = ShopService.uriScheme(of: databasePath) {
+    // A URI is not a file name: taken as one it would create a directory named "postgres:" and a
+    // private store, and several machines would oversell without a warning.
+    FileHandle.standardError.write(Data("shop-rpc: --db \(databasePath): '\(scheme)://' stores are not supported (yet); give a SQLite file path or :memory:\n".utf8))
+    exit(2)
+}
 let service: ShopService
 do {
     service = try ShopService.open(path: databasePath)

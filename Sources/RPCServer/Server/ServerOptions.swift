@@ -114,13 +114,21 @@ public struct ServerOptions: Sendable {
         return (method, milliseconds)
     }
 
+    /// The largest number any numeric flag takes (2^40: about 35 years in milliseconds, 1 TiB in
+    /// bytes), so no arithmetic on a flag's value can overflow.
+    public static let maxFlagNumber = 1 << 40
+
     private static func positive(_ text: String, flag: String) throws(UsageError) -> Int {
-        guard let number = Int(text), number > 0, number <= 1 << 40 else { throw UsageError(description: "\(flag) needs a positive integer, got '\(text)'") }
+        guard let number = Int(text), number > 0, number <= maxFlagNumber else {
+            throw UsageError(description: "\(flag) needs an integer from 1 to \(maxFlagNumber), got '\(text)'")
+        }
         return number
     }
 
     private static func nonNegative(_ text: String, flag: String) throws(UsageError) -> Int {
-        guard let number = Int(text), number >= 0, number <= 1 << 40 else { throw UsageError(description: "\(flag) needs a non-negative integer, got '\(text)'") }
+        guard let number = Int(text), number >= 0, number <= maxFlagNumber else {
+            throw UsageError(description: "\(flag) needs an integer from 0 to \(maxFlagNumber), got '\(text)'")
+        }
         return number
     }
 }

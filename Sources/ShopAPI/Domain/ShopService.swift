@@ -44,6 +44,17 @@ public final class ShopService: Sendable {
         return dataHome + "/shop-rpc/shop.sqlite"
     }
 
+    /// The scheme of a `--db` value that is a URI (`postgres://…` → `postgres`), or nil for a file
+    /// path or `:memory:`. Such values name no file and must not be opened as one.
+    public static func uriScheme(of location: String) -> String? {
+        guard let separator = location.range(of: "://") else { return nil }
+        let scheme = location[..<separator.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return String(scheme)
+    }
+
     /// Opens (creating directories and the file if needed) the database at `path`, migrates its
     /// schema, and seeds the demo catalog the first time. `":memory:"` opens a private in-memory
     /// database. Several services (or processes) may open one file; they never oversell.
