@@ -80,3 +80,52 @@ final class InterruptionTests: XCTestCase {
         }
     }
 }
+
+// MARK: - Waiting for a connection
+
+/// Counts how often the pool looks at its interruption, to tell waiting from polling.
+private final class CountingInterruption: ShopInterruption, @unchecked Sendable {  // `reads` is guarded by `lock`; `inner` is thread-safe
+    let inner = TestInterruption()
+    private let lock = NSLock()
+    private var count = 0
+    var reads: Int { lock.withLock { count } }
+    var isInterrupted: Bool {
+        lock.withLock { count += 1 }
+        return inner.isInterrupted
+    }
+    func addInterruptHandler(_ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void { inner.addInterruptHandler(action) }
+}
+
+final class ConnectionPoolWaitingTests: XCTestCase {
+    func test_waitingCaller_sleepsUntilInterrupted_insteadOfPolling() throws {
+        let pool = SQLiteConnectionPool(capacity: 1) { try SQLiteConnection.open(path: ":memory:", as: .inMemory) }
+        let interruption = CountingInterruption()
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let waiterDone = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? pool.withConnection(interruption: nil) { _ in
+                holding.signal()
+                release.wait()
+            }
+        }
+        holding.wait()
+        nonisolated(unsafe) var outcome: (any Error)?
+        DispatchQueue.global().async {
+            do { try pool.withConnection(interruption: interruption) { _ in } } catch { outcome = error }
+            waiterDone.signal()
+        }
+        // Whatever the pacing, a waiter that sleeps on the condition looks at its interruption a
+        // bounded number of times; one that polls every 10 ms looks about 20 times in 200 ms.
+        let deadline = Date().addingTimeInterval(10)
+        while interruption.inner.activeHandlerCount == 0, interruption.reads < 5, Date() < deadline { usleep(1000) }
+        usleep(200_000)
+        interruption.inner.interrupt()
+        XCTAssertEqual(waiterDone.wait(timeout: .now() + 10), .success, "the interruption woke the waiter")
+        XCTAssertEqual(outcome as? ShopError, .interrupted)
+        XCTAssertLessThanOrEqual(interruption.reads, 3, "the waiter polled its interruption")
+        XCTAssertEqual(interruption.inner.activeHandlerCount, 0, "the wake-up handler was unregistered")
+        release.signal()
+        XCTAssertEqual(try pool.withConnection(interruption: interruption.inner.isInterrupted ? nil : interruption) { _ in 42 }, 42)
+    }
+}

@@ -5,12 +5,10 @@ import Foundation
 /// Lends connections to one caller at a time, opening them lazily up to `capacity`.
 ///
 /// Thread-safe: all state is guarded by `condition`. A caller waits while every connection is
-/// lent out; a waiting caller whose interruption fires stops waiting with `.interrupted`.
-/// A connection comes back with no transaction open. Connections close when the pool is released.
-final class SQLiteConnectionPool: @unchecked Sendable {
-    /// How often a waiting caller re-checks its interruption.
-    private static let interruptionPollInterval: TimeInterval = 0.01
-
+/// lent out; a waiting caller whose interruption fires is woken by it (no polling) and stops
+/// waiting with `.interrupted`. A connection comes back with no transaction open. Connections
+/// close when the pool is released.
+final class SQLiteConnectionPool: @unchecked Sendable {  // all mutable state is guarded by `condition`
     private let condition = NSCondition()
     let capacity: Int
     private let openConnection: @Sendable () throws -> SQLiteConnection
@@ -39,17 +37,30 @@ final class SQLiteConnectionPool: @unchecked Sendable {
     }
 
     private func borrow(interruption: (any ShopInterruption)?) throws -> SQLiteConnection {
+        var stopWaking: (@Sendable () -> Void)?
+        defer { stopWaking?() }
         condition.lock()
         while idle.isEmpty && openCount >= capacity {
-            guard let interruption else {
-                condition.wait()
-                continue
+            if let interruption {
+                if interruption.isInterrupted {
+                    condition.unlock()
+                    throw ShopError.interrupted
+                }
+                if stopWaking == nil {
+                    // About to wait: let the interruption wake this waiter. Registered outside the
+                    // lock (a handler runs at once if already interrupted, and takes the lock),
+                    // then everything is checked again.
+                    condition.unlock()
+                    stopWaking = interruption.addInterruptHandler { [condition] in
+                        condition.lock()
+                        condition.broadcast()
+                        condition.unlock()
+                    }
+                    condition.lock()
+                    continue
+                }
             }
-            if interruption.isInterrupted {
-                condition.unlock()
-                throw ShopError.interrupted
-            }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.interruptionPollInterval))
+            condition.wait()
         }
         if let connection = idle.popLast() {
             condition.unlock()
