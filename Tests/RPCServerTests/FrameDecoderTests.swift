@@ -1,30 +1,11 @@
 import XCTest
 @testable import RPCServer
 
+/// The `FrameDecoder` facade: detection, and both framings through it. Per-framing edge cases are in
+/// `NDJSONFrameDecoderTests` and `LSPFrameDecoderTests`.
 final class FrameDecoderTests: XCTestCase {
-    /// Feeds `input` in the given chunk sizes (cycled) and collects every event, then the tail.
     private func events(_ input: [UInt8], chunks: [Int], framing: Framing? = nil, max: Int = 1 << 20) -> [String] {
-        var decoder = FrameDecoder(framing: framing, maxMessageBytes: max)
-        var out: [String] = []
-        var offset = 0
-        var chunkIndex = 0
-        while offset < input.count {
-            let size = Swift.max(1, chunks[chunkIndex % chunks.count])
-            chunkIndex += 1
-            let end = Swift.min(input.count, offset + size)
-            decoder.append(input[offset..<end])
-            offset = end
-            while let event = decoder.next() { out.append(describe(event)) }
-        }
-        if let tail = decoder.finish() { out.append(describe(tail)) }
-        return out
-    }
-
-    private func describe(_ event: FrameDecoder.Event) -> String {
-        switch event {
-        case .message(let body): return String(decoding: body, as: UTF8.self)
-        case .error(let error): return "error:\(error.type ?? "")"
-        }
+        FrameFeeder.events(input, chunks: chunks, framing: framing, max: max)
     }
 
     private let messages = [#"{"a":1}"#, #"{"b":"ü\n"}"#, #"[1,2,3]"#]
@@ -57,9 +38,7 @@ final class FrameDecoderTests: XCTestCase {
         XCTAssertEqual(events(input, chunks: [7, 300], max: 100), ["error:MessageTooLarge", #"{"ok":1}"#])
     }
 
-    private func lsp(_ body: String, headers: String? = nil) -> String {
-        (headers ?? "Content-Length: \(body.utf8.count)\r\n") + "\r\n" + body
-    }
+    private func lsp(_ body: String, headers: String? = nil) -> String { FrameFeeder.lsp(body, headers: headers) }
 
     func test_lsp_byteByByte_and_randomChunks_giveTheSameMessages() {
         let input = Array((lsp(messages[0]) + lsp(messages[1], headers: "content-length: \(messages[1].utf8.count)\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n")
@@ -126,5 +105,11 @@ final class FrameDecoderTests: XCTestCase {
         }
         XCTAssertEqual(count, 50_000)
         XCTAssertEqual(decoder.bufferedByteCount, 0)
+    }
+    func test_largestMaxMessageBytes_doesNotOverflow() {
+        assertEveryChunking("{}\n[1]", framing: .ndjson, max: Int.max, gives: ["{}", "[1]"])
+        assertEveryChunking(lsp("{}") + lsp("[1]"), framing: .lsp, max: Int.max, gives: ["{}", "[1]"])
+        assertEveryChunking("Content-Length: 9223372036854775807\r\n\r\n{}", framing: .lsp, max: Int.max,
+                            gives: ["error:FramingError"])
     }
 }
