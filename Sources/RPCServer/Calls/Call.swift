@@ -19,18 +19,19 @@ final class Call: DeadlineExpirable {
     /// The method's own deadline message, if any; the default one is built only if the deadline passes.
     private let deadlineMessage: String?
     private let settled = Atomic<Bool>(false)
-    private let target: ReplyTarget
-    private let onSettled: @Sendable (Call) -> Void
+    /// Where the reply goes; the engine delivers it in `onSettled`.
+    let target: ReplyTarget
+    private let onSettled: @Sendable (Call, Result<JSONValue, RPCError>) -> Void
     private let deadlines: DeadlineScheduler
     let deadlineNanos: UInt64
     /// Guarded by the deadline scheduler's lock.
     nonisolated(unsafe) var deadlineSlot = -1
 
-    /// Creates the call; `armDeadline()` must follow at once. `onSettled` runs once, after the
-    /// reply has been handed to its target.
+    /// Creates the call; `armDeadline()` must follow at once. `onSettled` runs once, with the
+    /// winning outcome: it delivers the reply (for a call with an id) and forgets the call.
     init(id: RequestID?, method: String, deadlineMs: Int, deadlineMessage: String?, target: ReplyTarget,
          progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?, deadlines: DeadlineScheduler,
-         onSettled: @escaping @Sendable (Call) -> Void) {
+         onSettled: @escaping @Sendable (Call, Result<JSONValue, RPCError>) -> Void) {
         self.id = id
         self.method = method
         self.deadlineMs = deadlineMs
@@ -69,8 +70,7 @@ final class Call: DeadlineExpirable {
         deadlines.remove(self)
         progress?.close()
         if case .failure = outcome { token.cancel() }
-        if let id { target.deliver(id: id, outcome) }
-        onSettled(self)
+        onSettled(self, outcome)
         return true
     }
 

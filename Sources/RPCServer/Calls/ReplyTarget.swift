@@ -8,12 +8,15 @@ enum ReplyTarget: Sendable {
     /// Encodes the reply to request `id` and hands it to this target. Any thread.
     func deliver(id: RequestID, _ outcome: Result<JSONValue, RPCError>) {
         if case .none = self { return }
-        let body: [UInt8]
+        deliverBody(Self.encode(id: id, outcome))
+    }
+
+    /// The reply to request `id`, encoded. Any thread.
+    static func encode(id: RequestID, _ outcome: Result<JSONValue, RPCError>) -> [UInt8] {
         switch outcome {
-        case .success(let result): body = ReplyEncoder.result(id: id, result: result)
-        case .failure(let error): body = ReplyEncoder.error(id: id, error: error)
+        case .success(let result): return ReplyEncoder.result(id: id, result: result)
+        case .failure(let error): return ReplyEncoder.error(id: id, error: error)
         }
-        deliverBody(body)
     }
 
     /// Hands an already encoded reply to this target. Any thread.

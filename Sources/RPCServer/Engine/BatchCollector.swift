@@ -1,8 +1,9 @@
 import Synchronization
 
 /// Gathers the replies of one batch's elements, which finish in any order on any thread, and sends
-/// them as one array in request order once the last one arrives. Each slot is filled once;
-/// `onSent` runs once, right after the array was handed to the channel. Thread-safe.
+/// them as one array in request order once the last one arrives, through `send` (which runs
+/// once, and may hand the array to the channel and release the batch's ids in one step). Each
+/// slot is filled once. Thread-safe.
 final class BatchCollector: Sendable {
     private struct State {
         var replies: [[UInt8]?]
@@ -10,14 +11,13 @@ final class BatchCollector: Sendable {
     }
 
     private let state: Mutex<State>
-    private let channel: ReplyChannel
-    private let onSent: @Sendable () -> Void
+    private let send: @Sendable ([UInt8]) -> Void
 
-    /// `slots` is the number of elements that will reply (notifications do not).
-    init(slots: Int, channel: ReplyChannel, onSent: @escaping @Sendable () -> Void = {}) {
+    /// `slots` is the number of elements that will reply (notifications do not); `send` gets the
+    /// encoded array once every slot is filled.
+    init(slots: Int, send: @escaping @Sendable ([UInt8]) -> Void) {
         state = Mutex(State(replies: Array(repeating: nil, count: slots), remaining: slots))
-        self.channel = channel
-        self.onSent = onSent
+        self.send = send
     }
 
     func fill(slot: Int, with reply: [UInt8]) {
@@ -27,9 +27,6 @@ final class BatchCollector: Sendable {
             state.remaining -= 1
             return state.remaining == 0 ? state.replies.map { $0! } : nil
         }
-        if let complete {
-            channel.send(ReplyEncoder.batch(complete))
-            onSent()
-        }
+        if let complete { send(ReplyEncoder.batch(complete)) }
     }
 }

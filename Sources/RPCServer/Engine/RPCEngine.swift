@@ -113,9 +113,14 @@ public final class RPCEngine: Sendable {
             table.batchIDs.formUnion(reserved)
             return reserved
         }
-        let collector = BatchCollector(slots: answered.count, channel: channel) { [weak self] in
-            guard !reserved.isEmpty else { return }
-            self?.inflight.withLock { $0.batchIDs.subtract(reserved) }
+        // The array goes out and its ids are released in one step under the lock, so a request
+        // reusing one of them is either before the reply (a duplicate) or after it (allowed).
+        let collector = BatchCollector(slots: answered.count) { [weak self] array in
+            guard let self, !reserved.isEmpty else { return channel.send(array) }
+            inflight.withLock { table in
+                channel.send(array)
+                table.batchIDs.subtract(reserved)
+            }
         }
         var unclaimed = reserved
         var slot = 0
@@ -238,7 +243,7 @@ public final class RPCEngine: Sendable {
 
         let call = Call(id: request.id, method: spec.name, deadlineMs: deadlineMs,
                         deadlineMessage: spec.deadlineMessage, target: target,
-                        progress: progress, deadlines: deadlines) { [weak self] call in self?.callSettled(call) }
+                        progress: progress, deadlines: deadlines) { [weak self] call, outcome in self?.callSettled(call, outcome) }
         let registered = inflight.withLock { table -> Bool in
             if let id = request.id {
                 // Checked on arrival, and only this queue adds ids; kept as a guard, never a trap.
@@ -298,14 +303,20 @@ public final class RPCEngine: Sendable {
         }
     }
 
-    /// Bookkeeping after a call's reply was sent. Any thread.
-    private func callSettled(_ call: Call) {
+    /// Delivers a settled call's reply and forgets the call. A reply to the connection is sent
+    /// under the same lock that frees its id, so a request reusing the id is either checked before
+    /// the reply exists (a duplicate) or after it was sent (allowed), never in between. A batch
+    /// element frees its id first (the batch still holds it) and then fills its slot. Either way
+    /// the reply is handed on before any drain waiter runs. Any thread.
+    private func callSettled(_ call: Call, _ outcome: Result<JSONValue, RPCError>) {
+        let body = call.id.map { ReplyTarget.encode(id: $0, outcome) }
         let (capacity, drained) = inflight.withLock { table -> ([@Sendable () -> Void], [@Sendable () -> Void]) in
             if let id = call.id {
                 if table.byID[id] === call { table.byID[id] = nil }
             } else {
                 table.withoutID[ObjectIdentifier(call)] = nil
             }
+            if case .channel(let channel) = call.target, let body { channel.send(body) }
             var capacity: [@Sendable () -> Void] = []
             if table.count <= resumeThreshold, !table.capacityWaiters.isEmpty {
                 capacity = table.capacityWaiters
@@ -318,6 +329,7 @@ public final class RPCEngine: Sendable {
             }
             return (capacity, drained)
         }
+        if case .batch(let collector, let slot) = call.target, let body { collector.fill(slot: slot, with: body) }
         for action in capacity + drained { readerQueue.async(execute: action) }
     }
 }
