@@ -73,7 +73,10 @@ export interface CallOptions {
    * request still waits in the client's write queue, it is dropped unsent and the call rejects at once.
    */
   signal?: AbortSignal;
-  /** Receives this call's `notifications/progress` params. */
+  /**
+   * Receives this call's `notifications/progress` params. If it throws, the error is reported as a
+   * `'callbackError'` (or on `console.error`), and the call and the connection carry on.
+   */
   onProgress?: (progress: ProgressParams) => void;
 }
 
@@ -121,6 +124,11 @@ export interface RPCClientEvents {
   protocolError: [error: Error];
   stderr: [text: string];
   close: [reason: ConnectionLostError];
+  /**
+   * An `onProgress` callback (`source` = `'onProgress'`) or a listener of another event (`source` =
+   * its name) threw. Without a listener for this event, the error goes to `console.error`.
+   */
+  callbackError: [error: unknown, source: 'onProgress' | 'notification' | 'progress' | 'protocolError' | 'stderr' | 'close'];
 }
 
 /**

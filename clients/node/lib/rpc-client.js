@@ -41,7 +41,8 @@ const CANCEL_NOTIFICATION = '$/cancelRequest';
  * @property {AbortSignal} [signal] aborting sends `$/cancelRequest` and rejects the call with
  *   `RequestCancelledError`; while the request still waits to be written, it is dropped instead.
  * @property {(progress: ProgressParams) => void} [onProgress] receives this call's
- *   `notifications/progress` params (a unique `_meta.progressToken` is sent).
+ *   `notifications/progress` params (a unique `_meta.progressToken` is sent). If it throws, the
+ *   error is reported as a `'callbackError'` and the call carries on.
  */
 
 /**
@@ -59,7 +60,10 @@ const CANCEL_NOTIFICATION = '$/cancelRequest';
  * Events: `'notification'` (method, params) for every notification; `'progress'` (params) for
  * every `notifications/progress`; `'protocolError'` (error) for a line that is not JSON, a reply
  * nobody waits for, or an error reply with id `null`; `'stderr'` (text) for the child's stderr when
- * piped; `'close'` (ConnectionLostError) once, when the connection is gone.
+ * piped; `'close'` (ConnectionLostError) once, when the connection is gone; `'callbackError'`
+ * (error, source) when an `onProgress` callback or a listener of the events above throws (without
+ * a listener, it goes to `console.error`). A throwing callback never breaks a call or the
+ * connection.
  *
  * Writes respect back-pressure: when the server's input reports itself full, later frames wait in
  * the client (see `queuedFrameCount`) until it drains, and go out whole and in order.
@@ -128,7 +132,7 @@ export class RPCClient extends EventEmitter {
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (text) => {
         this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL_CHARS);
-        this.#callUser(() => this.emit('stderr', text));
+        this.#callUser('stderr', () => this.emit('stderr', text));
       });
     } else {
       this.#listen(this.#readable, 'error', (error) => this.#onStreamError(error));
@@ -403,11 +407,11 @@ export class RPCClient extends EventEmitter {
   }
 
   #onNotification(method, params) {
-    this.#callUser(() => this.emit('notification', method, params));
+    this.#callUser('notification', () => this.emit('notification', method, params));
     if (method !== PROGRESS_NOTIFICATION) return;
-    this.#callUser(() => this.emit('progress', params));
+    this.#callUser('progress', () => this.emit('progress', params));
     const call = this.#pendingByProgressToken.get(params?.progressToken);
-    if (call) this.#callUser(() => call.onProgress(params));
+    if (call) this.#callUser('onProgress', () => call.onProgress(params));
   }
 
   /** The server does not send requests; answer one anyway, as JSON-RPC requires. */
@@ -423,21 +427,33 @@ export class RPCClient extends EventEmitter {
   }
 
   /**
-   * Runs a user callback (listener, onProgress) so that its exception cannot abandon the rest of
-   * the chunk being read: the exception is rethrown on the next tick, as an uncaught exception.
+   * Runs a user callback (an event's listeners, an `onProgress`) so that its exception neither
+   * abandons the rest of the chunk being read nor escapes as an uncaught exception: it is reported
+   * as a `'callbackError'` (error, source), or on `console.error` when nobody listens for that.
+   * @param {string} source the event's name, or `'onProgress'`
    */
-  #callUser(callback) {
+  #callUser(source, callback) {
     try {
       callback();
     } catch (error) {
-      process.nextTick(() => {
-        throw error;
-      });
+      this.#reportCallbackError(error, source);
     }
   }
 
+  #reportCallbackError(error, source) {
+    if (this.listenerCount('callbackError') > 0) {
+      try {
+        this.emit('callbackError', error, source);
+        return;
+      } catch (listenerError) {
+        console.error("shop-rpc: a 'callbackError' listener threw", listenerError);
+      }
+    }
+    console.error(`shop-rpc: ${describeSource(source)} threw; the client carries on`, error);
+  }
+
   #reportProtocolError(error) {
-    this.#callUser(() => this.emit('protocolError', error));
+    this.#callUser('protocolError', () => this.emit('protocolError', error));
   }
 
   // MARK: - Writing
@@ -493,7 +509,7 @@ export class RPCClient extends EventEmitter {
     this.#writer.dispose();
     this.#abandonedIds.clear();
     this.#wakeIdleWaiters();
-    this.#callUser(() => this.emit('close', error));
+    this.#callUser('close', () => this.emit('close', error));
   }
 
   // MARK: - Closing
@@ -550,6 +566,10 @@ function renderRequests(requests, asBatch) {
   const live = requests.filter(({ call }) => !call.settled);
   if (live.length === 0) return null;
   return asBatch ? `[${live.map(({ json }) => json).join(',')}]\n` : `${live[0].json}\n`;
+}
+
+function describeSource(source) {
+  return source === 'onProgress' ? 'an onProgress callback' : `a '${source}' listener`;
 }
 
 function validateCall(method, timeoutMs, onProgress) {
