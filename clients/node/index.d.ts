@@ -68,9 +68,15 @@ export interface CallOptions {
    * enforced locally `timeoutMarginMs` later in case no reply comes.
    */
   timeoutMs?: number;
-  /** Aborting sends `$/cancelRequest` and rejects the call with `RequestCancelledError`. */
+  /**
+   * Aborting sends `$/cancelRequest` and rejects the call with `RequestCancelledError`. While the
+   * request still waits in the client's write queue, it is dropped unsent and the call rejects at once.
+   */
   signal?: AbortSignal;
-  /** Receives this call's `notifications/progress` params. */
+  /**
+   * Receives this call's `notifications/progress` params. If it throws, the error is reported as a
+   * `'callbackError'` (or on `console.error`), and the call and the connection carry on.
+   */
   onProgress?: (progress: ProgressParams) => void;
 }
 
@@ -118,9 +124,18 @@ export interface RPCClientEvents {
   protocolError: [error: Error];
   stderr: [text: string];
   close: [reason: ConnectionLostError];
+  /**
+   * An `onProgress` callback (`source` = `'onProgress'`) or a listener of another event (`source` =
+   * its name) threw. Without a listener for this event, the error goes to `console.error`.
+   */
+  callbackError: [error: unknown, source: 'onProgress' | 'notification' | 'progress' | 'protocolError' | 'stderr' | 'close'];
 }
 
-/** A JSON-RPC 2.0 client over NDJSON streams. Every call settles exactly once. */
+/**
+ * A JSON-RPC 2.0 client over NDJSON streams. Every call settles exactly once. Writes respect
+ * back-pressure: once the server's input reports itself full, frames wait in the client until it
+ * drains, and go out whole and in order.
+ */
 export class RPCClient extends EventEmitter {
   constructor(options: AttachOptions);
 
@@ -130,13 +145,19 @@ export class RPCClient extends EventEmitter {
   notify(method: string, params?: object | unknown[]): void;
   /** One JSON array; outcomes in request order. Rejects only when the connection is lost. */
   batch(calls: { method: string; params?: object | unknown[] }[], options?: CallOptions): Promise<BatchOutcome<any>[]>;
-  /** Ends the server's input and waits for a clean exit (bounded), then kills. Idempotent. */
+  /**
+   * Ends the server's input (after writing the frames still queued) and waits for a clean exit
+   * (bounded), then kills. Idempotent.
+   */
   close(): Promise<ExitStatus>;
 
   readonly pid: number | undefined;
   readonly childProcess: ChildProcess | null;
   readonly exitStatus: ExitStatus | null;
+  /** Calls awaiting a reply, including those whose request is still queued. */
   readonly pendingCount: number;
+  /** Frames (requests, batches, notifications) waiting for the server's input to drain. */
+  readonly queuedFrameCount: number;
 
   on<E extends keyof RPCClientEvents>(event: E, listener: (...args: RPCClientEvents[E]) => void): this;
   once<E extends keyof RPCClientEvents>(event: E, listener: (...args: RPCClientEvents[E]) => void): this;

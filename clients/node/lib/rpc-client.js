@@ -3,7 +3,8 @@
 // Threading: none. Every member below is touched on the event loop only; stream callbacks, timers
 // and abort listeners all run there, so no state needs a lock. Each call settles exactly once:
 // every path (reply, local timeout, abort, lost connection) goes through `#settle`, which ignores
-// all but the first.
+// all but the first. Frames go out through a `FrameWriter`, which waits for 'drain' when the server
+// is not reading; a call settled while its request is still queued is never sent.
 
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +15,7 @@ import {
   RequestCancelledError,
   errorFromReply,
 } from './errors.js';
+import { FrameWriter } from './frame-writer.js';
 import { LineDecoder, encodeLine } from './line-framing.js';
 
 /** Tuning, overridable per client. */
@@ -37,9 +39,10 @@ const CANCEL_NOTIFICATION = '$/cancelRequest';
  * @property {number} [timeoutMs] sent as `params._meta.deadlineMs` (the server cancels the work)
  *   and enforced locally too, `timeoutMarginMs` later, in case no reply comes.
  * @property {AbortSignal} [signal] aborting sends `$/cancelRequest` and rejects the call with
- *   `RequestCancelledError`.
+ *   `RequestCancelledError`; while the request still waits to be written, it is dropped instead.
  * @property {(progress: ProgressParams) => void} [onProgress] receives this call's
- *   `notifications/progress` params (a unique `_meta.progressToken` is sent).
+ *   `notifications/progress` params (a unique `_meta.progressToken` is sent). If it throws, the
+ *   error is reported as a `'callbackError'` and the call carries on.
  */
 
 /**
@@ -57,11 +60,19 @@ const CANCEL_NOTIFICATION = '$/cancelRequest';
  * Events: `'notification'` (method, params) for every notification; `'progress'` (params) for
  * every `notifications/progress`; `'protocolError'` (error) for a line that is not JSON, a reply
  * nobody waits for, or an error reply with id `null`; `'stderr'` (text) for the child's stderr when
- * piped; `'close'` (ConnectionLostError) once, when the connection is gone.
+ * piped; `'close'` (ConnectionLostError) once, when the connection is gone; `'callbackError'`
+ * (error, source) when an `onProgress` callback or a listener of the events above throws (without
+ * a listener, it goes to `console.error`). A throwing callback never breaks a call or the
+ * connection.
+ *
+ * Writes respect back-pressure: when the server's input reports itself full, later frames wait in
+ * the client (see `queuedFrameCount`) until it drains, and go out whole and in order.
  */
 export class RPCClient extends EventEmitter {
   #readable;
   #writable;
+  /** Writes whole frames to `#writable` in order, waiting for 'drain'. */
+  #writer;
   /** @type {import('node:child_process').ChildProcess | null} */
   #child = null;
   #options;
@@ -100,6 +111,7 @@ export class RPCClient extends EventEmitter {
     if (!this.#readable || !this.#writable) {
       throw new TypeError('needs { readable, writable } streams or { process } with piped stdin and stdout');
     }
+    this.#writer = new FrameWriter(this.#writable);
     this.#listen(this.#readable, 'data', (chunk) => this.#onData(chunk));
     this.#listen(this.#readable, 'end', () => this.#onReadableEnd());
     this.#listen(this.#writable, 'error', (error) => this.#onStreamError(error));
@@ -120,11 +132,12 @@ export class RPCClient extends EventEmitter {
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (text) => {
         this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL_CHARS);
-        this.#callUser(() => this.emit('stderr', text));
+        this.#callUser('stderr', () => this.emit('stderr', text));
       });
     } else {
       this.#listen(this.#readable, 'error', (error) => this.#onStreamError(error));
       this.#listen(this.#readable, 'close', () => this.#onReadableEnd());
+      this.#listen(this.#writable, 'close', () => this.#onWritableClose());
     }
   }
 
@@ -142,7 +155,7 @@ export class RPCClient extends EventEmitter {
   call(method, params, options = {}) {
     return new Promise((resolve, reject) => {
       const started = this.#start(method, params, options, resolve, reject);
-      if (started) this.#writeLine(`${started.json}\n`);
+      if (started) this.#sendRequests([started], false);
     });
   }
 
@@ -155,7 +168,7 @@ export class RPCClient extends EventEmitter {
   notify(method, params) {
     const unusable = this.#unusableError();
     if (unusable) throw unusable;
-    this.#writeLine(encodeLine(notificationMessage(method, params)));
+    this.#writer.enqueue(encodeLine(notificationMessage(method, params)));
   }
 
   /**
@@ -169,17 +182,17 @@ export class RPCClient extends EventEmitter {
   async batch(calls, options = {}) {
     if (!Array.isArray(calls)) throw new TypeError('batch() takes an array of { method, params }');
     if (calls.length === 0) return [];
-    const jsonTexts = [];
+    const requests = [];
     const outcomes = calls.map((entry) =>
       new Promise((resolve, reject) => {
         const started = this.#start(entry?.method, entry?.params, options, resolve, reject);
-        if (started) jsonTexts.push(started.json);
+        if (started) requests.push(started);
       }).then(
         (result) => ({ result }),
         (error) => ({ error }),
       ),
     );
-    if (jsonTexts.length > 0) this.#writeLine(`[${jsonTexts.join(',')}]\n`);
+    if (requests.length > 0) this.#sendRequests(requests, true);
     const settled = await Promise.all(outcomes);
     const lost = settled.find((outcome) => outcome.error instanceof ConnectionLostError);
     if (lost) throw lost.error;
@@ -217,9 +230,14 @@ export class RPCClient extends EventEmitter {
     return this.#exitStatus && { ...this.#exitStatus };
   }
 
-  /** Calls awaiting a reply. */
+  /** Calls awaiting a reply (including those whose request is still queued). */
   get pendingCount() {
     return this.#pending.size;
+  }
+
+  /** Frames (requests, batches, notifications) waiting for the server's input to drain. */
+  get queuedFrameCount() {
+    return this.#writer.queuedCount;
   }
 
   // MARK: - Starting and settling calls
@@ -259,6 +277,8 @@ export class RPCClient extends EventEmitter {
       timeoutTimer: null,
       cancelTimer: null,
       onAbort: null,
+      /** The frame carrying the request; until it is sent, settling the call drops the request. */
+      frame: null,
     };
     if (timeoutMs !== undefined) {
       call.timeoutTimer = setTimeout(() => this.#expire(call), timeoutMs + this.#options.timeoutMarginMs);
@@ -287,30 +307,42 @@ export class RPCClient extends EventEmitter {
     return true;
   }
 
-  /** No reply within `timeoutMs` + margin: reject locally and ask the server to drop the work. */
+  /**
+   * No reply within `timeoutMs` + margin: reject locally and ask the server to drop the work, or,
+   * when the request is still queued, drop it unsent.
+   */
   #expire(call) {
+    const unsent = isUnsent(call);
     const elapsedMs = Math.round(performance.now() - call.startedAt);
+    const why = unsent ? 'the server was not reading its input, so the request was never sent' : 'no reply from the server';
     const error = new DeadlineExceededError(
       ErrorCode.DeadlineExceeded,
-      `${call.method} did not complete within ${call.timeoutMs} ms (no reply from the server)`,
+      `${call.method} did not complete within ${call.timeoutMs} ms (${why})`,
       { type: 'DeadlineExceeded', method: call.method, deadlineMs: call.timeoutMs, elapsedMs, local: true },
       { requestId: call.id, method: call.method },
     );
-    if (this.#settleLocally(call, error)) this.#sendCancel(call.id);
+    if (unsent) this.#settle(call, error);
+    else if (this.#settleLocally(call, error)) this.#sendCancel(call.id);
   }
 
   /**
    * The caller aborted: tell the server at once, then settle with the server's reply if it comes
-   * within `cancelGraceMs` (normally its -32800), else with a local `RequestCancelledError`.
+   * within `cancelGraceMs` (normally its -32800), else with a local `RequestCancelledError`. A
+   * request still queued is dropped instead, and the call rejects at once.
    */
   #abort(call) {
     if (call.settled) return;
+    if (isUnsent(call)) {
+      this.#settle(call, cancelledLocally(call.method, call.id, call.signal));
+      return;
+    }
     this.#sendCancel(call.id);
     const rejectLocally = () => this.#settleLocally(call, cancelledLocally(call.method, call.id, call.signal));
     if (this.#options.cancelGraceMs > 0) call.cancelTimer = setTimeout(rejectLocally, this.#options.cancelGraceMs);
     else rejectLocally();
   }
 
+  /** Settles a call whose request was sent; the server's reply, when it comes, is dropped. */
   #settleLocally(call, error) {
     if (!this.#settle(call, error)) return false;
     this.#abandonedIds.add(call.id);
@@ -319,7 +351,7 @@ export class RPCClient extends EventEmitter {
 
   #sendCancel(id) {
     if (this.#lostError) return;
-    this.#writeLine(encodeLine(notificationMessage(CANCEL_NOTIFICATION, { id })));
+    this.#writer.enqueue(encodeLine(notificationMessage(CANCEL_NOTIFICATION, { id })));
   }
 
   #unusableError() {
@@ -375,17 +407,17 @@ export class RPCClient extends EventEmitter {
   }
 
   #onNotification(method, params) {
-    this.#callUser(() => this.emit('notification', method, params));
+    this.#callUser('notification', () => this.emit('notification', method, params));
     if (method !== PROGRESS_NOTIFICATION) return;
-    this.#callUser(() => this.emit('progress', params));
+    this.#callUser('progress', () => this.emit('progress', params));
     const call = this.#pendingByProgressToken.get(params?.progressToken);
-    if (call) this.#callUser(() => call.onProgress(params));
+    if (call) this.#callUser('onProgress', () => call.onProgress(params));
   }
 
   /** The server does not send requests; answer one anyway, as JSON-RPC requires. */
   #onServerRequest(request) {
     if (this.#lostError || this.#closing) return;
-    this.#writeLine(
+    this.#writer.enqueue(
       encodeLine({
         jsonrpc: '2.0',
         id: request.id,
@@ -395,29 +427,41 @@ export class RPCClient extends EventEmitter {
   }
 
   /**
-   * Runs a user callback (listener, onProgress) so that its exception cannot abandon the rest of
-   * the chunk being read: the exception is rethrown on the next tick, as an uncaught exception.
+   * Runs a user callback (an event's listeners, an `onProgress`) so that its exception neither
+   * abandons the rest of the chunk being read nor escapes as an uncaught exception: it is reported
+   * as a `'callbackError'` (error, source), or on `console.error` when nobody listens for that.
+   * @param {string} source the event's name, or `'onProgress'`
    */
-  #callUser(callback) {
+  #callUser(source, callback) {
     try {
       callback();
     } catch (error) {
-      process.nextTick(() => {
-        throw error;
-      });
+      this.#reportCallbackError(error, source);
     }
   }
 
+  #reportCallbackError(error, source) {
+    if (this.listenerCount('callbackError') > 0) {
+      try {
+        this.emit('callbackError', error, source);
+        return;
+      } catch (listenerError) {
+        console.error("shop-rpc: a 'callbackError' listener threw", listenerError);
+      }
+    }
+    console.error(`shop-rpc: ${describeSource(source)} threw; the client carries on`, error);
+  }
+
   #reportProtocolError(error) {
-    this.#callUser(() => this.emit('protocolError', error));
+    this.#callUser('protocolError', () => this.emit('protocolError', error));
   }
 
   // MARK: - Writing
 
-  #writeLine(text) {
-    const writable = this.#writable;
-    if (writable.destroyed || writable.writableEnded) return;
-    writable.write(text);
+  /** Queues one frame for the requests (a JSON array when `asBatch`); settled calls are left out. */
+  #sendRequests(requests, asBatch) {
+    const frame = this.#writer.enqueue(() => renderRequests(requests, asBatch));
+    for (const { call } of requests) call.frame = frame;
   }
 
   // MARK: - Losing the connection
@@ -426,6 +470,12 @@ export class RPCClient extends EventEmitter {
     for (const line of this.#decoder.end()) this.#onLine(line);
     if (!this.#child) this.#connectionLost(new ConnectionLostError("the server's output stream ended"));
     // A child's 'close' follows its stdout's end and reports the exit status.
+  }
+
+  /** Attached input closed: unless the client ended it after writing everything, nothing more can be sent. */
+  #onWritableClose() {
+    if (this.#writer.ended) return;
+    this.#connectionLost(new ConnectionLostError("the server's input stream closed"));
   }
 
   #onStreamError(error) {
@@ -456,15 +506,16 @@ export class RPCClient extends EventEmitter {
     if (this.#lostError) return;
     this.#lostError = error;
     for (const call of [...this.#pending.values()]) this.#settle(call, error);
+    this.#writer.dispose();
     this.#abandonedIds.clear();
     this.#wakeIdleWaiters();
-    this.#callUser(() => this.emit('close', error));
+    this.#callUser('close', () => this.emit('close', error));
   }
 
   // MARK: - Closing
 
   async #shutDown() {
-    if (!this.#writable.destroyed && !this.#writable.writableEnded) this.#writable.end();
+    this.#writer.end(); // after the frames still queued
     const { closeTimeoutMs, killGraceMs } = this.#options;
     if (this.#child) {
       if (!(await settlesWithin(this.#childDone, closeTimeoutMs))) {
@@ -504,6 +555,22 @@ export class RPCClient extends EventEmitter {
 }
 
 // MARK: - Helpers
+
+/** True while the call's request waits in the queue: settling it then means it is never sent. */
+function isUnsent(call) {
+  return call.frame !== null && !call.frame.sent;
+}
+
+/** The frame for `requests`, rendered when its turn to be written comes: calls settled by then are left out. */
+function renderRequests(requests, asBatch) {
+  const live = requests.filter(({ call }) => !call.settled);
+  if (live.length === 0) return null;
+  return asBatch ? `[${live.map(({ json }) => json).join(',')}]\n` : `${live[0].json}\n`;
+}
+
+function describeSource(source) {
+  return source === 'onProgress' ? 'an onProgress callback' : `a '${source}' listener`;
+}
 
 function validateCall(method, timeoutMs, onProgress) {
   if (typeof method !== 'string') throw new TypeError('method must be a string');

@@ -202,3 +202,71 @@ test('reader_garbageAndUnmatchedReplies_reportedWithoutBreakingLaterReplies', as
   assert.deepEqual(notifications, [['custom/event', { a: 1 }]]);
   await client.close();
 });
+
+test('progress_callbackThrows_reportedAsCallbackErrorAndCallStillResolves', async () => {
+  const { server, client } = attach();
+  const reported = [];
+  client.on('callbackError', (error, source) => reported.push([error.message, source]));
+  let progressCalls = 0;
+  const failing = client.catalogGet('A', {
+    onProgress: () => {
+      progressCalls += 1;
+      throw new Error('bug in the progress bar');
+    },
+  });
+  const other = client.ping();
+  const request = await server.nextMessage();
+  const otherRequest = await server.nextMessage();
+  const progress = { progressToken: request.params._meta.progressToken, progress: 1, total: 10 };
+  server.reply({ jsonrpc: '2.0', method: 'notifications/progress', params: progress });
+  server.reply({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progress: 2 } });
+  server.reply({ jsonrpc: '2.0', id: request.id, result: { sku: 'A' } });
+  server.reply({ jsonrpc: '2.0', id: otherRequest.id, result: {} });
+  assert.deepEqual(await failing, { sku: 'A' });
+  assert.deepEqual(await other, {});
+  assert.equal(progressCalls, 2, 'the callback still gets later progress');
+  assert.deepEqual(reported, [
+    ['bug in the progress bar', 'onProgress'],
+    ['bug in the progress bar', 'onProgress'],
+  ]);
+  const ping = client.ping();
+  const pingRequest = await server.nextMessage();
+  server.reply({ jsonrpc: '2.0', id: pingRequest.id, result: {} });
+  assert.deepEqual(await ping, {}, 'the connection still works');
+  await client.close();
+});
+
+test('progress_callbackThrowsAndNobodyListensForCallbackError_loggedToConsoleError', async (t) => {
+  const logged = [];
+  t.mock.method(console, 'error', (...args) => logged.push(args));
+  const { server, client } = attach();
+  const pending = client.catalogGet('A', {
+    onProgress: () => {
+      throw new Error('bug in the progress bar');
+    },
+  });
+  const request = await server.nextMessage();
+  server.reply({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: request.params._meta.progressToken, progress: 1 } });
+  server.reply({ jsonrpc: '2.0', id: request.id, result: { sku: 'A' } });
+  assert.deepEqual(await pending, { sku: 'A' });
+  assert.equal(logged.length, 1);
+  assert.match(String(logged[0][0]), /onProgress/);
+  assert.equal(logged[0][1].message, 'bug in the progress bar');
+  await client.close();
+});
+
+test('events_listenerThrows_reportedAndLaterMessagesStillHandled', async () => {
+  const { server, client } = attach();
+  const reported = [];
+  client.on('callbackError', (error, source) => reported.push(source));
+  client.on('notification', () => {
+    throw new Error('bad listener');
+  });
+  const pending = client.ping();
+  const request = await server.nextMessage();
+  server.reply({ jsonrpc: '2.0', method: 'custom/event', params: {} });
+  server.reply({ jsonrpc: '2.0', id: request.id, result: {} });
+  assert.deepEqual(await pending, {});
+  assert.deepEqual(reported, ['notification']);
+  await client.close();
+});

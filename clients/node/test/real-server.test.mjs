@@ -147,6 +147,32 @@ test('progress_slowCall_callbackGetsIncreasingProgressForItsTokenOnly', async ()
   });
 });
 
+test('backPressure_thousandsOfCallsWhileServerStopsReading_allAnsweredAndInputBufferBounded', async () => {
+  // Two slow calls fill --max-inflight 2, so the server stops reading and its stdin pipe fills up.
+  await withServer(['--max-inflight', '2', '--simulate-latency', 'catalog.get=200'], async (client) => {
+    const stdin = client.childProcess.stdin;
+    const slow = [client.catalogGet('SKU-0001'), client.catalogGet('SKU-0002')];
+    const count = 8000;
+    const calls = [];
+    let largestFrame = 0;
+    let mostBuffered = 0;
+    for (let i = 0; i < count; i += 1) {
+      const cartId = `cart-${i}`;
+      largestFrame = Math.max(largestFrame, JSON.stringify({ jsonrpc: '2.0', id: i + 3, method: 'cart.get', params: { cartId } }).length + 1);
+      calls.push(client.cartGet(cartId).then((cart) => assert.equal(cart.cartId, cartId)));
+      mostBuffered = Math.max(mostBuffered, stdin.writableLength);
+    }
+    assert.ok(
+      mostBuffered < stdin.writableHighWaterMark + largestFrame,
+      `the server's stdin buffered ${mostBuffered} bytes; back-pressure bounds it to its high-water mark plus one frame`,
+    );
+    await Promise.all(calls);
+    assert.deepEqual((await Promise.all(slow)).map((product) => product.sku), ['SKU-0001', 'SKU-0002']);
+    assert.equal(client.pendingCount, 0);
+    assert.equal(client.queuedFrameCount, 0);
+  });
+});
+
 test('connection_serverKilledDuringSlowCall_rejectsPendingCallsPromptly', async () => {
   const client = startServer(['--simulate-latency', 'catalog.get=10000']);
   const slow = [client.catalogGet('SKU-0001'), client.catalogGet('SKU-0002', { timeoutMs: 20000 })];
