@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import RPCServer  // Locked: a lock ThreadSanitizer can see
 
 /// Runs store reads on as many serial lanes as the store has read connections, each read on the
 /// lane with the fewest reads queued. No more reads run at once than there are connections, so a
@@ -8,11 +8,11 @@ import Synchronization
 /// bench/README.md). Reads queued on a lane run in order, each after the previous. Thread-safe.
 final class ReadLanes: Sendable {
     private let lanes: [DispatchQueue]
-    private let queued: Mutex<[Int]>
+    private let queued: Locked<[Int]>
 
     init(count: Int) {
         lanes = (0..<max(1, count)).map { DispatchQueue(label: "ShopAPI.read.\($0)", qos: .userInitiated) }
-        queued = Mutex(Array(repeating: 0, count: max(1, count)))
+        queued = Locked(Array(repeating: 0, count: max(1, count)))
     }
 
     func run(_ read: @escaping @Sendable () -> Void) {

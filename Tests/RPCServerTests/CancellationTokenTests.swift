@@ -1,11 +1,10 @@
-import Synchronization
 import XCTest
 @testable import RPCServer
 
 final class CancellationTokenTests: XCTestCase {
     func test_cancel_runsRemainingHandlersOnce_inRegistrationOrder() {
         let token = CancellationToken()
-        let ran = Mutex<[Int]>([])
+        let ran = Locked<[Int]>([])
         for number in 0..<5 {
             let registration = token.onCancel { ran.withLock { $0.append(number) } }
             if number == 1 || number == 3 { registration.remove() }
@@ -19,7 +18,7 @@ final class CancellationTokenTests: XCTestCase {
     func test_registeringAfterCancel_runsAtOnce_andRemovingTwiceIsHarmless() {
         let token = CancellationToken()
         token.cancel()
-        let ran = Mutex(0)
+        let ran = Locked(0)
         let registration = token.onCancel { ran.withLock { $0 += 1 } }
         XCTAssertEqual(ran.withLock { $0 }, 1)
         registration.remove()

@@ -1,12 +1,11 @@
 import Dispatch
-import Synchronization
 import XCTest
 @testable import RPCServer
 
 /// The connection driven from memory (no pipes): back-pressure and end of input.
 final class ConnectionTests: XCTestCase {
     final class MemoryOutput: ByteOutput {
-        let bytes = Mutex<[UInt8]>([])
+        let bytes = Locked<[UInt8]>([])
         func write(_ buffer: UnsafeRawBufferPointer) throws { bytes.withLock { $0.append(contentsOf: buffer) } }
         var lines: [String] { String(decoding: bytes.withLock { $0 }, as: UTF8.self).split(separator: "\n").map(String.init) }
     }

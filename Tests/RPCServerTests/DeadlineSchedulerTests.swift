@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import XCTest
 @testable import RPCServer
 
@@ -8,7 +7,7 @@ final class DeadlineSchedulerTests: XCTestCase {
     final class Box: DeadlineExpirable, @unchecked Sendable {
         let deadlineNanos: UInt64
         var deadlineSlot = -1
-        let fired = Mutex<[UInt64]>([])
+        let fired = Locked<[UInt64]>([])
         let onFire: @Sendable () -> Void
 
         init(inMilliseconds ms: Int, onFire: @escaping @Sendable () -> Void = {}) {
@@ -27,7 +26,7 @@ final class DeadlineSchedulerTests: XCTestCase {
     func test_deadlines_fireOnce_inDeadlineOrder_notBeforeTheirTime() {
         let queue = DispatchQueue(label: "test.timer")
         let scheduler = DeadlineScheduler(queue: queue)
-        let order = Mutex<[Int]>([])
+        let order = Locked<[Int]>([])
         let done = expectation(description: "all fired")
         done.expectedFulfillmentCount = 50
         // Added out of order: later deadlines first.

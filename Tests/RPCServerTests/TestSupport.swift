@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import XCTest
 @testable import RPCServer
 
@@ -14,7 +13,7 @@ final class HandlerLog: Sendable {
         var peakRunning = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func start() {
         state.withLock {
@@ -87,7 +86,7 @@ func testRegistry(log: HandlerLog, deadlineMs: Int = 30_000) -> MethodRegistry {
 /// Collects replies delivered on one serial queue, and lets a test wait for a number of them.
 final class ReplyCollector: Sendable {
     let queue = DispatchQueue(label: "test.replies")
-    private let replies = Mutex<[JSONValue]>([])
+    private let replies = Locked<[JSONValue]>([])
     private let condition = NSCondition()
 
     var channel: ReplyChannel { ReplyChannel(queue: queue) { body in self.append(body) } }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Tells a call's work to stop. Cancelled at most once (by a deadline, a client's cancel or
 /// shutdown); handlers registered with `onCancel` run exactly once, in registration order, on the
@@ -14,7 +13,7 @@ public final class CancellationToken: Sendable {
         var handlers: [(key: Int, action: @Sendable () -> Void)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

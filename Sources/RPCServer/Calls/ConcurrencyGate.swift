@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Admits at most `limit` pieces of work at once; the rest wait in FIFO order without blocking a
 /// thread (no semaphore: a blocked worker would starve the pool). `enter` runs `start` at once, or
@@ -12,7 +11,7 @@ final class ConcurrencyGate: Sendable {
     }
 
     let limit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
 
     init(limit: Int, schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {

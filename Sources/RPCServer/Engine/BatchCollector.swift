@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Gathers the replies of one batch's elements, which finish in any order on any thread, and sends
 /// them as one array in request order once the last one arrives, through `send` (which runs
@@ -10,13 +9,13 @@ final class BatchCollector: Sendable {
         var remaining: Int
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let send: @Sendable ([UInt8]) -> Void
 
     /// `slots` is the number of elements that will reply (notifications do not); `send` gets the
     /// encoded array once every slot is filled.
     init(slots: Int, send: @escaping @Sendable ([UInt8]) -> Void) {
-        state = Mutex(State(replies: Array(repeating: nil, count: slots), remaining: slots))
+        state = Locked(State(replies: Array(repeating: nil, count: slots), remaining: slots))
         self.send = send
     }
 

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The transport-independent JSON-RPC 2.0 engine: it takes decoded messages in arrival order on its
 /// serial **reader queue**, answers built-ins and control messages there, and runs every other
@@ -24,7 +23,7 @@ public final class RPCEngine: Sendable {
     private let methods: [String: ResolvedMethod]
     private let deadlines: DeadlineScheduler
     private let discovery: JSONValue
-    private let inflight = Mutex(InflightTable())
+    private let inflight = Locked(InflightTable())
 
     /// Every call in flight: requests by id (for cancellation and duplicate checks), notifications
     /// by identity (they have no id, but shutdown must still stop their work).

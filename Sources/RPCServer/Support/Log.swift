@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Leveled logging to stderr only (never to the protocol stream). Each line is one write, so
 /// lines from different threads do not interleave; tolerates a non-blocking stderr. Thread-safe.
@@ -21,7 +20,7 @@ public enum Log {
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    private static let threshold = Mutex(Level.warn)
+    private static let threshold = Locked(Level.warn)
 
     public static var level: Level {
         get { threshold.withLock { $0 } }

@@ -1,5 +1,5 @@
 import CSQLite
-import Synchronization
+import RPCServer  // Locked: a lock ThreadSanitizer can see
 
 // MARK: - Interrupts
 
@@ -40,7 +40,7 @@ final class InterruptSwitch: Sendable {
     /// The connection's handle; only passed to `sqlite3_interrupt`, which SQLite allows from any
     /// thread, and only while armed (the connection is open until long after its last disarm).
     private nonisolated(unsafe) let handle: OpaquePointer
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(handle: OpaquePointer) {
         self.handle = handle
