@@ -13,7 +13,7 @@ final class ShortSessionStressTests: XCTestCase {
 
     func test_manyShortSessions_eachEndsWithStatusZero_andAnswersEveryRequest() throws {
         let sessions = 240
-        let failures = Mutex<[String]>([])
+        let failures = FailureLog()
         let traceDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("stress-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: traceDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: traceDirectory) }
@@ -24,11 +24,11 @@ final class ShortSessionStressTests: XCTestCase {
                 guard seed < sessions else { return }
                 let ending = Ending.allCases[seed % Ending.allCases.count]
                 if let problem = Self.runSession(seed: UInt64(seed), ending: ending, traceDirectory: traceDirectory) {
-                    failures.withLock { $0.append("seed \(seed) (\(ending)): \(problem)") }
+                    failures.append("seed \(seed) (\(ending)): \(problem)")
                 }
             }
         }
-        let found = failures.withLock { $0 }
+        let found = failures.all
         XCTAssertTrue(found.isEmpty, "\(found.count) of \(sessions) sessions failed:\n" + found.prefix(10).joined(separator: "\n"))
     }
 
@@ -158,16 +158,10 @@ final class ShortSessionStressTests: XCTestCase {
     }
 }
 
-/// SplitMix64: a small deterministic generator, so a failing session can be replayed by seed.
-private struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
-
-    mutating func next(below bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
+/// Failures collected from several threads (NSLock, which ThreadSanitizer sees). Thread-safe.
+private final class FailureLog: @unchecked Sendable {  // `entries` is guarded by `lock`
+    private let lock = NSLock()
+    private var entries: [String] = []
+    func append(_ entry: String) { lock.withLock { entries.append(entry) } }
+    var all: [String] { lock.withLock { entries } }
 }

@@ -7,7 +7,7 @@ import XCTest
 /// The trace records replies in the order they reach the wire.
 final class OutputWriterTraceTests: XCTestCase {
     final class MemoryOutput: ByteOutput {
-        let bytes = Mutex<[UInt8]>([])
+        let bytes = Locked<[UInt8]>([])
         func write(_ buffer: UnsafeRawBufferPointer) throws { bytes.withLock { $0.append(contentsOf: buffer) } }
     }
 

@@ -24,7 +24,7 @@ final class DeadlineScheduler: Sendable {
     }
 
     let queue: DispatchQueue
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private nonisolated(unsafe) let timer: any DispatchSourceTimer  // DispatchSource methods are thread-safe; the existential is not marked Sendable
 
     init(queue: DispatchQueue) {

@@ -29,7 +29,7 @@ public final class OutputWriter: Sendable {
         var backlogWaiters: [@Sendable () -> Void] = []
     }
 
-    private let pending = Mutex(Pending())
+    private let pending = Locked(Pending())
     /// The writer queue's spare buffer, swapped with `pending.bytes` at each flush.
     private let spare: QueueBound<[UInt8]>
 
