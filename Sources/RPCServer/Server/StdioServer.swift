@@ -57,8 +57,8 @@ public enum StdioServer {
 
     /// Ends the session's Dispatch objects, flushes what must reach the outside, and ends the process.
     ///
-    /// Order: the signal sources are cancelled and their handlers finished; the stdin channel is
-    /// closed and has let go of the descriptor (no read handler runs after); the trace is written,
+    /// Order: the signal sources are cancelled and their handlers finished; the stdin thread has
+    /// returned (no input reaches the connection after); the trace is written,
     /// synced and closed; `beforeExit` runs; stdio buffers (a stray `print`) are flushed. Replies
     /// need no flush here: the writer writes them with write(2), and the session ends only after
     /// its last flush (or after stdout closed). The engine's deadline timer and any progress

@@ -1,106 +1,150 @@
 import Dispatch
 import Foundation
 
-/// Reads standard input through a `DispatchIO` stream channel, one bounded read at a time, and
-/// feeds the connection on the reader queue. It issues the next read only while the connection
-/// wants input, so a full connection stops reading and the client's writes block on the pipe
-/// (back-pressure). End of input is reported once. No busy loop at EOF: a finished read is not
-/// re-issued.
+/// Reads standard input on a thread of its own, one bounded `read(2)` at a time, and feeds the
+/// connection on the reader queue. It reads only while the connection wants input, so a full
+/// connection stops reading and the client's writes block on the pipe (back-pressure). End of
+/// input is reported once; a finished reader never reads again.
 ///
-/// The channel is closed at end of input or on `stop()`, so nothing stays registered with Dispatch
-/// for the descriptor; `closeAndWait()` returns once the channel has let go of it (its last read
-/// handler has run), which the server waits for before it exits.
-/// - Important: reads run on the engine's reader queue; the public methods may be called from any
-///   thread (`closeAndWait` from any thread but the reader queue).
+/// **Why not DispatchIO.** On Linux, libdispatch's epoll back end frees a descriptor's muxnote on
+/// a worker thread (`EPOLL_CTL_DEL` when a stream read sees end of input) while its manager thread
+/// may still be delivering an `EPOLLHUP` for it: a use-after-free that crashed the server in
+/// `_dispatch_event_loop_drain` at end of input (strace showed the two threads interleaved; about
+/// 1 session in 10 under ThreadSanitizer's timing, 1 in a few hundred in release builds). A plain
+/// thread blocked in `poll(2)` keeps stdin out of Dispatch's event loop entirely. A self-pipe wakes
+/// it to stop. The descriptor's blocking mode is left as the parent gave it (`EAGAIN` is polled).
+///
+/// - Important: `receiveOnReaderQueue`/`endOfInputOnReaderQueue` run on the engine's reader queue;
+///   the public methods may be called from any thread (`closeAndWait` from any but the reader queue).
 public final class StdinReader: Sendable {
     public static let readSize = 64 * 1024
 
-    /// Reader-queue state.
-    private struct ReadState {
-        var reading = false
-        /// End of input was seen, or reading was stopped; the channel is closed.
-        var ended = false
-        /// Bytes received by the read in progress.
-        var received = 0
+    /// What the reading thread and the reader queue share.
+    private struct Control {
+        /// The connection does not want input now; the thread waits for the wake pipe.
+        var paused = false
+        /// Reading is over for good (stop, end of input, or a read error).
+        var stopped = false
     }
 
+    private let fd: Int32
     private let connection: RPCConnection
     private let queue: DispatchQueue
-    private let channel: DispatchIO
-    private let state: QueueBound<ReadState>
-    /// Left by the channel's cleanup handler, once the channel no longer uses the descriptor.
-    private let released = DispatchGroup()
+    private let control = Locked(Control())
+    /// A pipe whose read end the thread polls beside `fd`; a byte on it means "look at `control`".
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    /// Left when the reading thread has returned.
+    private let threadDone = DispatchGroup()
 
     public init(fileDescriptor: Int32, connection: RPCConnection) {
+        fd = fileDescriptor
         self.connection = connection
         queue = connection.engine.readerQueue
-        state = QueueBound(ReadState(), queue: queue)
-        let released = released
-        released.enter()
-        channel = DispatchIO(type: .stream, fileDescriptor: fileDescriptor, queue: queue) { error in
-            if error != 0 { Log.debug("stdin channel closed with errno \(error)") }
-            released.leave()
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            }
+        } else {
+            Log.warn("cannot create the stdin wake pipe (\(String(cString: strerror(errno)))); polling instead")
+            ends = [-1, -1]
         }
-        channel.setLimit(lowWater: 1)
-        channel.setLimit(highWater: Self.readSize)
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
     }
 
-    /// Starts reading. Any thread.
+    /// Starts reading. Call once. Any thread.
     public func start() {
         queue.async {
-            self.connection.onWantsInput { self.readNextOnReaderQueue() }
-            self.readNextOnReaderQueue()
+            self.connection.onWantsInput { self.resumeOnReaderQueue() }
         }
+        threadDone.enter()
+        let thread = Thread { [self] in
+            readLoop()
+            threadDone.leave()
+        }
+        thread.name = "RPCServer.stdin"
+        thread.start()
     }
 
     /// Stops reading for good (shutdown). Any thread.
     public func stop() {
-        queue.async { self.closeOnReaderQueue() }
+        control.withLock { $0.stopped = true }
+        wake()
     }
 
-    /// Closes the channel if it is open and waits until Dispatch has let go of the descriptor: no
-    /// read handler of this reader runs after this returns. Any thread but the reader queue.
+    /// Stops reading and waits until the reading thread has returned: no chunk of input reaches
+    /// the connection after this. Any thread but the reader queue (the thread may be handing a
+    /// chunk to it).
     public func closeAndWait() {
         dispatchPrecondition(condition: .notOnQueue(queue))
-        queue.sync { closeOnReaderQueue() }
-        released.wait()
+        stop()
+        threadDone.wait()
     }
 
-    private func closeOnReaderQueue() {
+    // MARK: - Reader queue
+
+    private func resumeOnReaderQueue() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard !state.value.ended else { return }
-        state.value.ended = true
-        channel.close(flags: .stop)
+        control.withLock { $0.paused = false }
+        wake()
     }
 
-    private func readNextOnReaderQueue() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard !state.value.reading, !state.value.ended, connection.wantsInput else { return }
-        state.value.reading = true
-        state.value.received = 0
-        channel.read(offset: 0, length: Self.readSize, queue: queue) { done, data, error in
-            self.readProgressOnReaderQueue(done: done, data: data, error: error)
-        }
-    }
+    // MARK: - Reading thread
 
-    private func readProgressOnReaderQueue(done: Bool, data: DispatchData?, error: Int32) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        if let data, !data.isEmpty {
-            state.value.received += data.count
-            data.enumerateBytes { buffer, _, _ in
-                self.connection.receiveOnReaderQueue(UnsafeRawBufferPointer(buffer))
+    private func readLoop() {
+        var buffer = [UInt8](repeating: 0, count: Self.readSize)
+        while true {
+            let (paused, stopped) = control.withLock { ($0.paused, $0.stopped) }
+            if stopped { return }
+            guard waitUntilReadable(orOnlyWoken: paused) else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                deliver(buffer, count: count)
+            } else if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK {
+                continue
+            } else {
+                if count < 0 { Log.warn("reading stdin failed: \(String(cString: strerror(errno)))") }
+                control.withLock { $0.stopped = true }
+                queue.async { self.connection.endOfInputOnReaderQueue() }
+                return
             }
         }
-        guard done else { return }
-        state.value.reading = false
-        if state.value.ended { return }
-        if error != 0 || state.value.received < Self.readSize {
-            // A stream read ends short only at end of input (or on an error, treated alike).
-            if error != 0 && error != ECANCELED { Log.warn("reading stdin failed: \(String(cString: strerror(error)))") }
-            closeOnReaderQueue()
-            connection.endOfInputOnReaderQueue()
-        } else {
-            readNextOnReaderQueue()
+    }
+
+    /// Hands one chunk to the connection on the reader queue, and pauses if it wants no more.
+    private func deliver(_ buffer: [UInt8], count: Int) {
+        queue.sync {
+            let stopped = control.withLock { $0.stopped }
+            guard !stopped else { return }
+            buffer.withUnsafeBytes { connection.receiveOnReaderQueue(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            // Decided on the reader queue, where `resumeOnReaderQueue` also runs: a resume can
+            // only come after this pause, never be lost before it.
+            if !connection.wantsInput { control.withLock { $0.paused = true } }
         }
+    }
+
+    /// Blocks in `poll` until stdin is readable (or at its end) and returns true, or until the
+    /// wake pipe is written and returns false. With `orOnlyWoken`, waits for the wake pipe only.
+    private func waitUntilReadable(orOnlyWoken: Bool) -> Bool {
+        var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        if !orOnlyWoken { descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        // Without a wake pipe (its creation failed), look at `control` every 10 ms instead.
+        let ready = poll(&descriptors, nfds_t(descriptors.count), wakeRead >= 0 ? -1 : 10)
+        if ready < 0 { return false }  // EINTR: look again
+        if descriptors[0].revents != 0 {
+            var sink = [UInt8](repeating: 0, count: 64)
+            while read(wakeRead, &sink, sink.count) > 0 {}
+            return false
+        }
+        return descriptors.count > 1 && descriptors[1].revents != 0
+    }
+
+    private func wake() {
+        guard wakeWrite >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)  // a full pipe already holds a wake-up
     }
 }
