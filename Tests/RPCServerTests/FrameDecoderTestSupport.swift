@@ -55,3 +55,16 @@ func assertEveryChunking(_ input: [UInt8], framing: Framing? = nil, max: Int = 1
         XCTAssertEqual(got, expected, "chunks of \(chunks[0] == Int.max ? "all" : String(chunks[0]))", file: file, line: line)
     }
 }
+
+/// Asserts that `input` gives exactly `expected` in 100 random chunkings (six chunk sizes from 1 to
+/// `largestChunk`, repeated; a failure names them) and in every standard chunking.
+func assertRandomChunkings(_ input: [UInt8], framing: Framing? = nil, max: Int = 1 << 20, largestChunk: Int,
+                           gives expected: [String], file: StaticString = #filePath, line: UInt = #line) {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<100 {
+        let chunks = (0..<6).map { _ in Int.random(in: 1...largestChunk, using: &generator) }
+        XCTAssertEqual(FrameFeeder.events(input, chunks: chunks, framing: framing, max: max), expected, "chunks \(chunks)",
+                       file: file, line: line)
+    }
+    assertEveryChunking(input, framing: framing, max: max, gives: expected, file: file, line: line)
+}

@@ -33,7 +33,10 @@ public final class RPCEngine: Sendable {
         /// sent: until then the batch's answer for an id is unsent, so the id is still in use.
         var batchIDs: Set<RequestID> = []
         var withoutID: [ObjectIdentifier: Call] = [:]
-        var count: Int { byID.count + withoutID.count }
+        /// Batches whose one reply has not been sent yet: each counts as in flight, so the table
+        /// is not drained (and the connection does not finish) while a batch reply is unsent.
+        var openBatches = 0
+        var count: Int { byID.count + withoutID.count + openBatches }
 
         /// Whether a new request may not use `id` yet (protocol.md, section 2).
         func isInUse(_ id: RequestID) -> Bool { byID[id] != nil || batchIDs.contains(id) }
@@ -110,16 +113,20 @@ public final class RPCEngine: Sendable {
             var reserved = Set<RequestID>()
             for id in ids where !table.isInUse(id) && !reserved.contains(id) { reserved.insert(id) }
             table.batchIDs.formUnion(reserved)
+            table.openBatches += 1
             return reserved
         }
         // The array goes out and its ids are released in one step under the lock, so a request
         // reusing one of them is either before the reply (a duplicate) or after it (allowed).
         let collector = BatchCollector(slots: answered.count) { [weak self] array in
-            guard let self, !reserved.isEmpty else { return channel.send(array) }
-            inflight.withLock { table in
+            guard let self else { return channel.send(array) }
+            let waiters = inflight.withLock { table in
                 channel.send(array)
                 table.batchIDs.subtract(reserved)
+                table.openBatches -= 1
+                return takeWaiters(&table)
             }
+            for action in waiters { readerQueue.async(execute: action) }
         }
         var unclaimed = reserved
         var slot = 0
@@ -151,7 +158,8 @@ public final class RPCEngine: Sendable {
 
     // MARK: - Capacity and lifecycle
 
-    /// Calls in flight (requests and notifications whose handlers have not settled).
+    /// Calls in flight (requests and notifications whose handlers have not settled), plus batches
+    /// whose reply has not been sent.
     public var inflightCount: Int { inflight.withLock { $0.count } }
 
     /// Whether another call may start without exceeding `maxInflight`.
@@ -306,30 +314,38 @@ public final class RPCEngine: Sendable {
     /// under the same lock that frees its id, so a request reusing the id is either checked before
     /// the reply exists (a duplicate) or after it was sent (allowed), never in between. A batch
     /// element frees its id first (the batch still holds it) and then fills its slot. Either way
-    /// the reply is handed on before any drain waiter runs. Any thread.
+    /// the reply is handed on before any drain waiter runs (an open batch counts as in flight).
+    /// Any thread.
     private func callSettled(_ call: Call, _ outcome: Result<JSONValue, RPCError>) {
         let body = call.id.map { ReplyTarget.encode(id: $0, outcome) }
-        let (capacity, drained) = inflight.withLock { table -> ([@Sendable () -> Void], [@Sendable () -> Void]) in
+        let waiters = inflight.withLock { table -> [@Sendable () -> Void] in
             if let id = call.id {
                 if table.byID[id] === call { table.byID[id] = nil }
             } else {
                 table.withoutID[ObjectIdentifier(call)] = nil
             }
             if case .channel(let channel) = call.target, let body { channel.send(body) }
-            var capacity: [@Sendable () -> Void] = []
-            if table.count <= resumeThreshold, !table.capacityWaiters.isEmpty {
-                capacity = table.capacityWaiters
-                table.capacityWaiters.removeAll()
-            }
-            var drained: [@Sendable () -> Void] = []
-            if table.count == 0 {
-                drained = table.drainWaiters
-                table.drainWaiters.removeAll()
-            }
-            return (capacity, drained)
+            return takeWaiters(&table)
         }
+        // A batch element's batch is still open (it counts as in flight), so no drain waiter can
+        // run before the batch's reply is sent.
         if case .batch(let collector, let slot) = call.target, let body { collector.fill(slot: slot, with: body) }
-        for action in capacity + drained { readerQueue.async(execute: action) }
+        for action in waiters { readerQueue.async(execute: action) }
+    }
+
+    /// Takes the waiters whose condition now holds: capacity (at or below the resume threshold)
+    /// and drained (nothing in flight). Call with the table locked; run them after unlocking.
+    private func takeWaiters(_ table: inout InflightTable) -> [@Sendable () -> Void] {
+        var ready: [@Sendable () -> Void] = []
+        if table.count <= resumeThreshold, !table.capacityWaiters.isEmpty {
+            ready += table.capacityWaiters
+            table.capacityWaiters.removeAll()
+        }
+        if table.count == 0, !table.drainWaiters.isEmpty {
+            ready += table.drainWaiters
+            table.drainWaiters.removeAll()
+        }
+        return ready
     }
 }
 
