@@ -73,6 +73,7 @@ final class EngineDuplicateIdTests: XCTestCase {
         submit(engine, collector, #"{"jsonrpc":"2.0","id":0,"method":"wait","params":{"ms":60000}}"#)
         submit(engine, collector, #"{"jsonrpc":"2.0","id":-0.0,"method":"ping"}"#)
         XCTAssertTrue(isDuplicateReply(collector.wait(for: 1)[0], id: 0), "\(collector.all)")
+        eventually { log.started == 1 }  // cancel the running work, not a call whose handler never started
         submit(engine, collector, #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":0.0}}"#)
         let cancelled = collector.wait(for: 2)[1]
         XCTAssertEqual(cancelled["id"], 0)

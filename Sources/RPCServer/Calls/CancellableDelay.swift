@@ -4,7 +4,7 @@ import Dispatch
 /// is cancelled, whichever comes first. Used for `--simulate-latency`, so an injected delay is
 /// cancelled with its call like real work. Thread-safe.
 final class CancellableDelay: Sendable {
-    private nonisolated(unsafe) let timer: any DispatchSourceTimer
+    private nonisolated(unsafe) let timer: any DispatchSourceTimer  // DispatchSource methods are thread-safe; the existential is not marked Sendable
     private let decided = OneShot()
 
     private init(queue: DispatchQueue) {

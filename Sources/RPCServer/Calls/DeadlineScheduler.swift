@@ -24,8 +24,8 @@ final class DeadlineScheduler: Sendable {
     }
 
     let queue: DispatchQueue
-    private let state = Mutex(State())
-    private nonisolated(unsafe) let timer: any DispatchSourceTimer
+    private let state = Locked(State())
+    private nonisolated(unsafe) let timer: any DispatchSourceTimer  // DispatchSource methods are thread-safe; the existential is not marked Sendable
 
     init(queue: DispatchQueue) {
         self.queue = queue

@@ -15,8 +15,8 @@ final class ProgressEmitter: Sendable {
     private let token: JSONValue
     private let method: String
     private let channel: ReplyChannel
-    private let state = Mutex(State())
-    private nonisolated(unsafe) let heartbeat: any DispatchSourceTimer
+    private let state = Locked(State())
+    private nonisolated(unsafe) let heartbeat: any DispatchSourceTimer  // DispatchSource methods are thread-safe; the existential is not marked Sendable
 
     init(token: JSONValue, method: String, channel: ReplyChannel, startNanos: UInt64, deadlineMs: Int,
          intervalMs: Int, timerQueue: DispatchQueue) {

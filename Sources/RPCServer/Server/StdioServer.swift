@@ -3,7 +3,9 @@ import Foundation
 
 /// Serves an `RPCEngine` on this process's stdin and stdout until end of input, SIGTERM/SIGINT,
 /// or a closed stdout, then exits 0. Wires the pieces together: stdout protection, the DispatchIO
-/// reader, the connection, the one writer, signals and the tracer.
+/// reader, the connection, the one writer, signals and the tracer; at the end it cancels or closes
+/// each Dispatch object it made, waits for their handlers, flushes, and ends the process with
+/// `_exit` (see `quiesceAndExit`).
 public enum StdioServer {
     /// Runs until the session ends, then exits. Call from the main thread, once; the main thread
     /// parks until then and makes the exit itself. `beforeExit` runs once, on the main thread, before
@@ -48,8 +50,34 @@ public enum StdioServer {
         // the exit then happens on the main thread. (It also lets valgrind run the binary, which
         // crashes in dispatchMain's sigsuspend.)
         finished.wait()
-        tracer?.flush()
+        quiesceAndExit(signals: signals, reader: reader, tracer: tracer, beforeExit: beforeExit)
+    }
+
+    // MARK: - Exit
+
+    /// Ends the session's Dispatch objects, flushes what must reach the outside, and ends the process.
+    ///
+    /// Order: the signal sources are cancelled and their handlers finished; the stdin channel is
+    /// closed and has let go of the descriptor (no read handler runs after); the trace is written,
+    /// synced and closed; `beforeExit` runs; stdio buffers (a stray `print`) are flushed. Replies
+    /// need no flush here: the writer writes them with write(2), and the session ends only after
+    /// its last flush (or after stdout closed). The engine's deadline timer and any progress
+    /// heartbeat are idle by now (no call is in flight, each settled call cancelled its own), and
+    /// their handlers hold only weak or retained references, so nothing they reach is freed.
+    ///
+    /// Then `_exit(0)`, not `exit(0)`: `exit` runs atexit handlers and C++ static destructors (the
+    /// Swift runtime's, ICU's via Foundation) and tears down stdio while other threads still run:
+    /// Dispatch's manager thread, a handler that outlived its deadline on the work queue. A thread
+    /// touching that state mid-teardown crashes the process after every reply was already sent.
+    /// `_exit` ends every thread at once and tears nothing down under them; everything that must
+    /// reach the outside was written or flushed explicitly above.
+    private static func quiesceAndExit(signals: ShutdownSignals, reader: StdinReader, tracer: Tracer?,
+                                       beforeExit: @Sendable () -> Void) -> Never {
+        signals.cancelAndWait()
+        reader.closeAndWait()
+        tracer?.close()
         beforeExit()
-        withExtendedLifetime(signals) { exit(0) }
+        fflush(nil)
+        _exit(0)
     }
 }

@@ -2,10 +2,13 @@ import Foundation
 
 /// `--trace FILE`: appends every message in and out as a JSON line
 /// `{"t":<unix seconds>,"dir":"in"|"out","msg":<message>}`. Writes happen on the tracer's own
-/// serial queue, off the hot path's queues. Thread-safe.
+/// serial queue, off the hot path's queues, in the order `record` was called (callers that need an
+/// order, such as the writer, call it under the lock that defines that order). After `close()`,
+/// records are dropped. Thread-safe.
 public final class Tracer: Sendable {
     private let queue = DispatchQueue(label: "RPCServer.tracer", qos: .utility)
-    private let handle: FileHandle
+    /// The trace file; nil once closed.
+    private let handle: QueueBound<FileHandle?>
 
     public init(path: String) throws {
         if !FileManager.default.fileExists(atPath: path) {
@@ -13,28 +16,45 @@ public final class Tracer: Sendable {
                 throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
             }
         }
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try file.seekToEnd()
+        handle = QueueBound(file, queue: queue)
     }
 
-    /// Records one message body. A body that is not valid JSON is recorded as a string.
+    /// Records one message body. A body that is not valid JSON is recorded as a string. Any thread;
+    /// cheap for the caller: it copies the body and hands it to the tracer's queue.
     public func record(direction: String, body: some Collection<UInt8>) {
         let bytes = Array(body)
         let time = Date().timeIntervalSince1970
-        queue.async { [handle] in
-            var line = Array("{\"t\":\(String(format: "%.6f", time)),\"dir\":\"\(direction)\",\"msg\":".utf8)
-            if (try? JSONParser.parse(bytes)) != nil {
-                line.append(contentsOf: bytes)
-            } else {
-                JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), into: &line)
-            }
-            line.append(contentsOf: Array("}\n".utf8))
-            try? handle.write(contentsOf: Data(line))
+        queue.async { [self] in writeOnTracerQueue(direction: direction, bytes: bytes, time: time) }
+    }
+
+    /// Waits for queued records to be written. Any thread but the tracer's queue.
+    public func flush() {
+        queue.sync { [self] in try? handle.value?.synchronize() }
+    }
+
+    /// Writes what is queued, syncs it to disk and closes the file; later records are dropped.
+    /// Any thread but the tracer's queue.
+    public func close() {
+        queue.sync { [self] in
+            guard let file = handle.value else { return }
+            try? file.synchronize()
+            try? file.close()
+            handle.value = nil
         }
     }
 
-    /// Waits for queued records to be written.
-    public func flush() {
-        queue.sync { [handle] in try? handle.synchronize() }
+    private func writeOnTracerQueue(direction: String, bytes: [UInt8], time: Double) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let file = handle.value else { return }
+        var line = Array("{\"t\":\(String(format: "%.6f", time)),\"dir\":\"\(direction)\",\"msg\":".utf8)
+        if (try? JSONParser.parse(bytes)) != nil {
+            line.append(contentsOf: bytes)
+        } else {
+            JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), into: &line)
+        }
+        line.append(contentsOf: Array("}\n".utf8))
+        try? file.write(contentsOf: Data(line))
     }
 }

@@ -7,7 +7,8 @@ import Synchronization
 /// pending buffer under a lock, and only when that buffer was empty is a flush scheduled on the
 /// **writer queue**. The flush takes everything pending and writes it in one `write`. So under load
 /// many frames coalesce into one syscall and one wake-up, and since only the writer queue writes,
-/// and every frame is appended whole, two frames can never interleave.
+/// and every frame is appended whole, two frames can never interleave. The tracer records each
+/// reply in the same critical section that appends its frame, so the trace's order is the wire's.
 ///
 /// `backlogBytes` (framed bytes submitted and not yet written) lets the reader stop reading when a
 /// client does not read its replies, so memory stays bounded. Thread-safe.
@@ -28,14 +29,15 @@ public final class OutputWriter: Sendable {
         var backlogWaiters: [@Sendable () -> Void] = []
     }
 
-    private let pending = Mutex(Pending())
-    /// The writer queue's spare buffer, swapped with `pending.bytes` at each flush. Writer queue only.
-    private nonisolated(unsafe) var spare: [UInt8] = []
+    private let pending = Locked(Pending())
+    /// The writer queue's spare buffer, swapped with `pending.bytes` at each flush.
+    private let spare: QueueBound<[UInt8]>
 
     /// `onClosed` runs once, on the writer queue, if the output fails (the reader went away).
     public init(output: any ByteOutput, tracer: Tracer? = nil, maxBacklogBytes: Int = 1024 * 1024,
                 onClosed: @escaping @Sendable () -> Void) {
         queue = DispatchQueue(label: "RPCServer.writer", qos: .userInitiated)
+        spare = QueueBound([], queue: queue)
         self.output = output
         self.tracer = tracer
         self.maxBacklogBytes = maxBacklogBytes
@@ -61,9 +63,11 @@ public final class OutputWriter: Sendable {
 
     /// Frames `body` and appends it to the pending output; schedules a flush if none is. Any thread.
     public func submit(_ body: [UInt8]) {
-        tracer?.record(direction: "out", body: body)
         let schedule = pending.withLock { state -> Bool in
             guard !state.closed else { return false }
+            // Under the lock that orders frames, so the trace's order is the wire's. Cheap: the
+            // tracer only copies the body and hands it to its own queue.
+            tracer?.record(direction: "out", body: body)
             FrameEncoder.append(body, framing: state.framing ?? .ndjson, to: &state.bytes)
             if state.flushScheduled { return false }
             state.flushScheduled = true
@@ -75,7 +79,8 @@ public final class OutputWriter: Sendable {
     /// Writes everything pending now. - Important: call on the writer queue.
     public func flushOnWriterQueue() {
         dispatchPrecondition(condition: .onQueue(queue))
-        var batch = spare
+        var batch: [UInt8] = []
+        swap(&batch, &spare.value)
         let proceed = pending.withLock { state -> Bool in
             state.flushScheduled = false
             guard !state.closed, !state.bytes.isEmpty else { return false }
@@ -83,7 +88,10 @@ public final class OutputWriter: Sendable {
             state.writing = batch.count
             return true
         }
-        guard proceed else { return }
+        guard proceed else {
+            spare.value = batch  // keep the spare buffer for the next flush
+            return
+        }
         do {
             try batch.withUnsafeBytes { try output.write($0) }
         } catch {
@@ -97,7 +105,7 @@ public final class OutputWriter: Sendable {
         pending.withLock { $0.writing = 0 }
         // Keep the buffer for the next flush, unless a burst made it large.
         batch.removeAll(keepingCapacity: batch.capacity <= 1024 * 1024)
-        spare = batch
+        spare.value = batch
         wakeBacklogWaitersIfRoom()
     }
 

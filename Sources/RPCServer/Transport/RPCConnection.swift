@@ -15,60 +15,66 @@ public final class RPCConnection: Sendable {
     private let tracer: Tracer?
     private let channel: ReplyChannel
 
-    // Reader-queue state.
-    private nonisolated(unsafe) var decoder: FrameDecoder
-    private nonisolated(unsafe) var paused = false
-    private nonisolated(unsafe) var inputEnded = false
-    private nonisolated(unsafe) var finished = false
-    /// Whether the writer has been told the detected framing.
-    private nonisolated(unsafe) var framingAnnounced = false
-    private nonisolated(unsafe) var stopped = false
-    private nonisolated(unsafe) var resumeHandler: (@Sendable () -> Void)?
-    private nonisolated(unsafe) var finishedHandler: (@Sendable () -> Void)?
+    /// Reader-queue state.
+    private struct ReaderState {
+        var decoder: FrameDecoder
+        var paused = false
+        var inputEnded = false
+        var finished = false
+        /// Whether the writer has been told the detected framing.
+        var framingAnnounced = false
+        var stopped = false
+        var resumeHandler: (@Sendable () -> Void)?
+        var finishedHandler: (@Sendable () -> Void)?
+    }
+
+    private let state: QueueBound<ReaderState>
 
     public init(engine: RPCEngine, writer: OutputWriter, framing: Framing?, tracer: Tracer? = nil) {
         self.engine = engine
         self.writer = writer
         self.tracer = tracer
         channel = writer.channel
-        decoder = FrameDecoder(framing: framing, maxMessageBytes: engine.configuration.maxMessageBytes)
+        var initial = ReaderState(decoder: FrameDecoder(framing: framing, maxMessageBytes: engine.configuration.maxMessageBytes))
         if let framing {
             writer.setFraming(framing)
-            framingAnnounced = true
+            initial.framingAnnounced = true
         }
+        state = QueueBound(initial, queue: engine.readerQueue)
     }
 
     /// True while the connection can take more input.
     public var wantsInput: Bool {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        return !paused && !stopped && !inputEnded
+        let state = state.value
+        return !state.paused && !state.stopped && !state.inputEnded
     }
 
     /// Called (on the reader queue) when the connection wants input again after pausing.
     public func onWantsInput(_ handler: @escaping @Sendable () -> Void) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        resumeHandler = handler
+        state.value.resumeHandler = handler
     }
 
     /// Called once (on the writer queue) after end of input or stop, when every reply is written.
     public func onFinished(_ handler: @escaping @Sendable () -> Void) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        finishedHandler = handler
+        state.value.finishedHandler = handler
     }
 
     // MARK: - Input
 
     public func receiveOnReaderQueue(_ bytes: UnsafeRawBufferPointer) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        guard !stopped else { return }
-        decoder.append(bytes)
+        guard !state.value.stopped else { return }
+        state.value.decoder.append(bytes)
         drainFramesOnReaderQueue()
     }
 
     /// The input reached its end: answer what is buffered, let calls finish, flush, then finish.
     public func endOfInputOnReaderQueue() {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        inputEnded = true
+        state.value.inputEnded = true
         drainFramesOnReaderQueue()
     }
 
@@ -76,8 +82,8 @@ public final class RPCConnection: Sendable {
     /// with `ShuttingDown`; then the connection finishes.
     public func stopOnReaderQueue(graceMs: Int) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        guard !stopped else { return }
-        stopped = true
+        guard !state.value.stopped else { return }
+        state.value.stopped = true
         engine.timerQueue.asyncAfter(deadline: .now() + .milliseconds(graceMs)) { [engine] in engine.abortAllInflight() }
         finishWhenDrained()
     }
@@ -86,25 +92,25 @@ public final class RPCConnection: Sendable {
 
     private func drainFramesOnReaderQueue() {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        while !stopped {
+        while !state.value.stopped {
             guard engine.hasCapacity, writer.hasBacklogRoom else {
                 pauseOnReaderQueue()
                 return
             }
-            guard let event = decoder.next() else { break }
+            guard let event = state.value.decoder.next() else { break }
             handleOnReaderQueue(event)
         }
-        if inputEnded, !stopped, !finished {
-            if let tail = decoder.finish() { handleOnReaderQueue(tail) }
+        if state.value.inputEnded, !state.value.stopped, !state.value.finished {
+            if let tail = state.value.decoder.finish() { handleOnReaderQueue(tail) }
             finishWhenDrained()
         }
     }
 
     private func handleOnReaderQueue(_ event: FrameDecoder.Event) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        if !framingAnnounced, let framing = decoder.framing {
+        if !state.value.framingAnnounced, let framing = state.value.decoder.framing {
             writer.setFraming(framing)
-            framingAnnounced = true
+            state.value.framingAnnounced = true
         }
         switch event {
         case .message(let body):
@@ -119,8 +125,8 @@ public final class RPCConnection: Sendable {
 
     private func pauseOnReaderQueue() {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        guard !paused else { return }
-        paused = true
+        guard !state.value.paused else { return }
+        state.value.paused = true
         Log.debug("pausing input: \(engine.inflightCount) calls in flight, \(writer.backlogBytes) bytes unwritten")
         let readerQueue = engine.readerQueue
         if !engine.hasCapacity {
@@ -132,20 +138,23 @@ public final class RPCConnection: Sendable {
 
     private func resumeOnReaderQueue() {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        guard paused else { return }
-        paused = false
+        guard state.value.paused else { return }
+        state.value.paused = false
         drainFramesOnReaderQueue()
-        if wantsInput { resumeHandler?() }
+        if wantsInput { state.value.resumeHandler?() }
     }
 
     private func finishWhenDrained() {
-        guard !finished else { return }
-        finished = true
-        engine.notifyWhenDrained { [writer] in
-            // Every reply was handed to the writer before its call left the table; flush behind them.
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        guard !state.value.finished else { return }
+        state.value.finished = true
+        engine.notifyWhenDrained { [writer, state] in
+            // On the reader queue. Every reply was handed to the writer before its call left the
+            // table; flush behind them, then report.
+            let finishedHandler = state.value.finishedHandler
             writer.queue.async {
                 writer.flushOnWriterQueue()
-                self.finishedHandler?()
+                finishedHandler?()
             }
         }
     }
