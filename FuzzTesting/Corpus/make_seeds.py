@@ -57,6 +57,7 @@ HOSTILE = [
 
 LSP = [
     b'Content-Length: 40\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    # Two messages back to back (the literals concatenate), the second with bare-LF headers.
     b'Content-Length: 40\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"ping"}'
     b'content-length: 2\n\n[]',
     b'Content-Length: 99999999999999999999\r\n\r\n{}',
