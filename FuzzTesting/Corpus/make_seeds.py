@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Regenerates the seed corpus of every fuzz target from protocol.md's executable examples,
+clients/test-vectors.json and a few hostile messages. Standard library only. Run from anywhere:
+    python3 FuzzTesting/Corpus/make_seeds.py
+Seeds are named by content hash, so rerunning adds nothing twice; the fuzzers' own finds go to a
+git-ignored working corpus (see scripts/fuzz), not here."""
+import hashlib, json, pathlib, re
+
+here = pathlib.Path(__file__).resolve().parent
+root = here.parent.parent
+
+def requests_from_protocol():
+    """Every `-->` line of protocol.md, grouped by example block."""
+    blocks, current = [], None
+    for line in (root / "protocol.md").read_text().splitlines():
+        if line.startswith("```jsonrpc-example"):
+            current = []
+        elif line.startswith("```") and current is not None:
+            blocks.append(current)
+            current = None
+        elif current is not None and line.startswith("--> "):
+            current.append(line[4:])
+    return blocks
+
+def requests_from_vectors():
+    vectors = json.loads((root / "clients" / "test-vectors.json").read_text())["vectors"]
+    lines = []
+    for number, vector in enumerate(vectors, start=1):
+        message = {"jsonrpc": "2.0", "id": number, "method": vector["method"]}
+        if vector.get("params") is not None:
+            message["params"] = vector["params"]
+        lines.append(json.dumps(message, separators=(",", ":")))
+    return lines
+
+HOSTILE = [
+    '{"jsonrpc":"2.0","id":1,"method":"catalog.get","params":{"sku":"SKU-0001","_meta":{"deadlineMs":1e19}}}',
+    '{"jsonrpc":"2.0","id":2,"method":"catalog.list","params":{"_meta":{"deadlineMs":9223372036854775807}}}',
+    '{"jsonrpc":"2.0","id":3,"method":"catalog.list","params":{"_meta":{"deadlineMs":-1}}}',
+    '{"jsonrpc":"2.0","id":4,"method":"catalog.list","params":{"_meta":{"deadlineMs":0.0001,"progressToken":"p"}}}',
+    '{"jsonrpc":"2.0","id":5,"method":"catalog.get","params":{"sku":"SKU-0001","_meta":{"progressToken":{"x":1}}}}',
+    '{"jsonrpc":"2.0","id":6,"method":"catalog.get","params":{"sku":"SKU-0001","_meta":7}}',
+    '[{"jsonrpc":"2.0","id":7,"method":"catalog.list","params":{}},{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":7.0,"method":"rpc.discover"}]',
+    '[{"jsonrpc":"2.0","id":"d","method":"cart.add","params":{"cartId":"c","sku":"SKU-0002","quantity":1}},{"jsonrpc":"2.0","id":"d","method":"$/cancelRequest","params":{"id":"d"}},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"d"}}]',
+    '{"jsonrpc":"2.0","id":1e400,"method":"ping"}',
+    '{"jsonrpc":"2.0","id":-9223372036854775808,"method":"ping"}',
+    '{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}',
+    '{"jsonrpc":"2.0","id":null,"method":"ping"}',
+    '{"jsonrpc":"2.0","id":[1],"method":"ping"}',
+    '{"jsonrpc":"2.0","id":"\\ud83d\\ude00","method":"rpc.discover"}',
+    '{"jsonrpc":"2.0","id":1,"method":"cart.add","params":{"cartId":"","sku":"SKU-0002","quantity":9223372036854775807}}',
+    '{"jsonrpc":"2.0","id":2,"method":"catalog.list","params":{"limit":1e300,"cursor":""}}',
+    '{"jsonrpc":"2.0","id":3,"method":"orders.list","params":{"cartId":"c","limit":-1,"cursor":"cDE6"}}',
+    '{"jsonrpc":"2.0","id":4,"method":"catalog.search","params":{"query":"\\"*OR-NEAR(","limit":200}}',
+    '{"jsonrpc":"2.0","id":5,"method":"inventory.check","params":{"skus":[]}}',
+    '{"jsonrpc":"2.0","id":6,"method":"orders.get","params":["o-1"]}',
+]
+
+LSP = [
+    b'Content-Length: 40\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    # Two messages back to back (the literals concatenate), the second with bare-LF headers.
+    b'Content-Length: 40\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    b'content-length: 2\n\n[]',
+    b'Content-Length: 99999999999999999999\r\n\r\n{}',
+    b'Content-Length: -1\r\n\r\nContent-Length: 2\r\n\r\n{}',
+    b'X-Junk\r\nContent-Length: 2\r\n\r\n{}Content-Length: 10\r\n\r\n{"a":',
+]
+
+def write(target, data):
+    folder = here / target
+    folder.mkdir(exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()[:16]
+    (folder / name).write_bytes(data)
+
+blocks = requests_from_protocol()
+vectors = requests_from_vectors()
+singles = [line for block in blocks for line in block] + vectors + HOSTILE
+
+# FuzzEngine: an NDJSON stream; whole example blocks, every request alone, the vectors in small groups.
+for block in blocks:
+    write("FuzzEngine", ("\n".join(block) + "\n").encode())
+for line in singles:
+    write("FuzzEngine", (line + "\n").encode())
+for start in range(0, len(vectors), 6):
+    write("FuzzEngine", ("\n".join(vectors[start:start + 6]) + "\n").encode())
+write("FuzzEngine", ("\n".join(HOSTILE) + "\n").encode())
+
+# FuzzJSONParser: each message as one document, plus a few edge documents.
+for line in singles:
+    write("FuzzJSONParser", line.encode())
+for doc in [b'"\\ud800"', b'"\\udc00\\ud800"', b'"\xed\xa0\x80"', b'"\xc0\xaf"', b'[1,]', b'-0.0e-0', b'1E+400',
+            b'[' * 129 + b']' * 129, b'"\\uD834\\uDD1E\\u0000\\/"', b'{"a":1,"a":[true,false,null]}', b' \t\r\n0 ']:
+    write("FuzzJSONParser", doc)
+
+# FuzzFrameDecoder: three header bytes (framing: 0 auto, 1 NDJSON, 2 LSP; limit: 0 → 1, 1 → 64, 2 → 4096
+# bytes; chunking seed), then the stream.
+ndjson_stream = ("\n".join(blocks[0]) + "\r\n\n  \n").encode()
+for framing in (0, 1):
+    for limit in (1, 2):
+        write("FuzzFrameDecoder", bytes([framing, limit, 7]) + ndjson_stream)
+write("FuzzFrameDecoder", bytes([0, 1, 3]) + b" " * 70 + b"\r\n" + b"x" * 64 + b"\r\n{}")
+for framing in (0, 2):
+    for stream in LSP:
+        write("FuzzFrameDecoder", bytes([framing, 2, 11]) + stream)
+        write("FuzzFrameDecoder", bytes([framing, 1, 5]) + stream)
+write("FuzzFrameDecoder", bytes([2, 2, 9]) + b"Content-Length: 2\r\n" + b"X: " + b"y" * 8300 + b"\r\n\r\n{}")

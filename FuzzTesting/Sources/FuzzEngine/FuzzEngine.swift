@@ -1,0 +1,97 @@
+import Dispatch
+import Glibc
+import FuzzSupport
+import RPCServer
+import ShopAPI
+
+/// libFuzzer entry for the whole engine in-process.
+///
+/// The input is an NDJSON stream: it is framed by `FrameDecoder`, every message is submitted to one
+/// `RPCEngine` serving every shop method on an in-memory store (created once per process), and the
+/// harness waits until the engine has drained and every reply has been delivered (a hang of 10 s
+/// is reported as a crash). Then `ReplyExpectations` checks the replies against the requests.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    var decoder = FrameDecoder(framing: .ndjson, maxMessageBytes: EngineHarness.maxMessageBytes)
+    decoder.append(UnsafeRawBufferPointer(start: data, count: size))
+    var messages: [[UInt8]] = []
+    var framingErrors = 0
+    while let event = decoder.next() { record(event) }
+    if let event = decoder.finish() { record(event) }
+    func record(_ event: FrameDecoder.Event) {
+        switch event {
+        case .message(let body): messages.append(Array(body))
+        case .error: framingErrors += 1  // the transport answers these itself; the engine never sees them
+        }
+    }
+    guard !messages.isEmpty else { return 0 }
+
+    var expectations = ReplyExpectations()
+    for message in messages { expectations.expect(repliesTo: message) }
+    let replies = EngineHarness.shared.run(messages, expectedReplies: expectations.expectedReplyCount)
+    expectations.check(replies)
+    return 0
+}
+
+/// One engine and store for the whole process, and the submit-and-wait loop. Thread-safe: `run`
+/// blocks its caller (libFuzzer's thread) and collects replies on a private serial queue.
+final class EngineHarness: Sendable {
+    static let maxMessageBytes = 64 * 1024
+    static let hangGuardSeconds = 10
+    static let shared = EngineHarness()
+
+    private let engine: RPCEngine
+    private let replyQueue = DispatchQueue(label: "FuzzEngine.replies")
+
+    private init() {
+        let service: ShopService
+        do { service = try ShopService.open(path: ":memory:") } catch { fatalError("cannot open the in-memory store: \(error)") }
+        var configuration = EngineConfiguration()
+        configuration.maxMessageBytes = Self.maxMessageBytes
+        engine = RPCEngine(registry: MethodRegistry(ShopMethods.specs(service: service)), configuration: configuration)
+    }
+
+    /// KNOWN BUG (regression test `EngineDrainOrderRegressionTests`): a batch element's call leaves
+    /// the in-flight table before it fills its batch slot, so the drain waiter can run before that
+    /// batch's reply is handed on. Until it is fixed, after draining the harness waits up to
+    /// `lateReplyGraceSeconds` for the replies it expects; `FUZZ_STRICT=1` turns this off.
+    static let lateReplyGraceSeconds = 2.0
+    static let strict = getenv("FUZZ_STRICT") != nil
+
+    /// Submits `messages` in order and returns every body the engine sent (replies and progress
+    /// notifications, in delivery order) once nothing is in flight.
+    func run(_ messages: [[UInt8]], expectedReplies: Int) -> [[UInt8]] {
+        let collected = ReplyBox()
+        for message in messages {
+            engine.submit(message, callbackQueue: replyQueue) { body in collected.bodies.append(body) }
+        }
+        let done = DispatchSemaphore(value: 0)
+        // `submit` hops to the reader queue, so this block runs after every message was received;
+        // replies are handed to `replyQueue` before a call counts as settled, so the final hop
+        // there runs after the last reply was delivered.
+        engine.readerQueue.async { [engine, replyQueue] in
+            engine.notifyWhenDrained { replyQueue.async { done.signal() } }
+        }
+        if done.wait(timeout: .now() + .seconds(Self.hangGuardSeconds)) == .timedOut {
+            fatalError("hang: the engine did not drain within \(Self.hangGuardSeconds) s (\(engine.inflightCount) calls in flight)")
+        }
+        if !Self.strict {
+            let giveUp = DispatchTime.now() + Self.lateReplyGraceSeconds
+            while replyQueue.sync(execute: { collected.replyCount }) < expectedReplies, DispatchTime.now() < giveUp { usleep(200) }
+        }
+        return replyQueue.sync { collected.bodies }
+    }
+}
+
+/// Bodies delivered so far; touched only on the harness's reply queue.
+private final class ReplyBox: @unchecked Sendable {  // `bodies` is only touched on EngineHarness.replyQueue
+    var bodies: [[UInt8]] = []
+    /// Bodies that are not progress notifications (those are the only bodies without an `"id"`).
+    var replyCount: Int { bodies.count { !isProgressNotification($0) } }
+}
+
+private let progressPrefix = Array(#"{"jsonrpc":"2.0","method":"notifications/progress""#.utf8)
+
+private func isProgressNotification(_ body: [UInt8]) -> Bool {
+    body.starts(with: progressPrefix)
+}
