@@ -24,8 +24,8 @@ final class Call: DeadlineExpirable {
     private let onSettled: @Sendable (Call, Result<JSONValue, RPCError>) -> Void
     private let deadlines: DeadlineScheduler
     let deadlineNanos: UInt64
-    /// Guarded by the deadline scheduler's lock.
-    nonisolated(unsafe) var deadlineSlot = -1
+    /// Its slot in the deadline scheduler's heap.
+    nonisolated(unsafe) var deadlineSlot = -1  // read and written only under DeadlineScheduler's lock (a Locked, which TSan sees)
 
     /// Creates the call; `armDeadline()` must follow at once. `onSettled` runs once, with the
     /// winning outcome: it delivers the reply (for a call with an id) and forgets the call.

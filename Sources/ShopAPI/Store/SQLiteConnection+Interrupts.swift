@@ -39,7 +39,7 @@ final class InterruptSwitch: Sendable {
 
     /// The connection's handle; only passed to `sqlite3_interrupt`, which SQLite allows from any
     /// thread, and only while armed (the connection is open until long after its last disarm).
-    private nonisolated(unsafe) let handle: OpaquePointer
+    private nonisolated(unsafe) let handle: OpaquePointer  // only passed to sqlite3_interrupt, which SQLite allows from any thread
     private let state = Locked(State())
 
     init(handle: OpaquePointer) {

@@ -8,7 +8,7 @@ import CSQLite
 /// threads: it is reached solely through `SQLiteConnectionPool.withConnection`, which hands it to
 /// one caller at a time. The exception is `interrupt()`, which SQLite allows from any thread.
 /// Closes itself (and finalizes its statements) on deinit.
-final class SQLiteConnection: @unchecked Sendable {
+final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, through SQLiteConnectionPool; interrupt() from any thread
     /// Milliseconds a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     static let busyTimeoutMilliseconds = 5000
 

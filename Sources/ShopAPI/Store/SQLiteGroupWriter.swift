@@ -14,7 +14,7 @@ import Foundation
 ///
 /// Thread-safe: `submit` may be called from any thread; the queue state is guarded by `lock`.
 /// Each submitted write's `perform`/`fail` outcome is delivered exactly once.
-final class SQLiteGroupWriter: @unchecked Sendable {
+final class SQLiteGroupWriter: @unchecked Sendable {  // queue state is guarded by `lock`; the rest is immutable
     private let writerQueue = DispatchQueue(label: "shop-rpc.store.writer")
     private let connections: SQLiteConnectionPool
     private let makeTransaction: @Sendable (SQLiteConnection) -> any ShopWriteTransaction
