@@ -60,9 +60,6 @@ public struct ReplyExpectations {
         return id
     }
 
-    /// Top-level replies (single objects and batch arrays) the messages expect.
-    public var expectedReplyCount: Int { singles.count + batches.count }
-
     // MARK: - Checking the replies
 
     public func check(_ bodies: [[UInt8]]) {
