@@ -2,9 +2,11 @@ import Dispatch
 import Foundation
 
 /// Reads standard input on a thread of its own, one bounded `read(2)` at a time, and feeds the
-/// connection on the reader queue. It reads only while the connection wants input, so a full
-/// connection stops reading and the client's writes block on the pipe (back-pressure). End of
-/// input is reported once; a finished reader never reads again.
+/// connection on the reader queue. The thread reads the next chunk while the reader queue decodes
+/// the last one, with at most one chunk handed over and not yet taken, so at most two reads are
+/// held beyond the connection's own buffer. It reads only while the connection wants input, so a
+/// full connection stops reading and the client's writes block on the pipe (back-pressure). End
+/// of input is reported once, after every chunk; a finished reader never reads again.
 ///
 /// **Why not DispatchIO.** On Linux, libdispatch's epoll back end frees a descriptor's muxnote on
 /// a worker thread (`EPOLL_CTL_DEL` when a stream read sees end of input) while its manager thread
@@ -34,8 +36,10 @@ public final class StdinReader: Sendable {
     /// A pipe whose read end the thread polls beside `fd`; a byte on it means "look at `control`".
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    /// Left when the reading thread has returned.
+    /// Left when the reading thread has returned and the reader queue has taken its last chunk.
     private let threadDone = DispatchGroup()
+    /// One chunk may be on its way to the reader queue while the thread reads the next.
+    private let handOff = DispatchSemaphore(value: 1)
 
     public init(fileDescriptor: Int32, connection: RPCConnection) {
         fd = fileDescriptor
@@ -95,34 +99,43 @@ public final class StdinReader: Sendable {
     // MARK: - Reading thread
 
     private func readLoop() {
-        var buffer = [UInt8](repeating: 0, count: Self.readSize)
         while true {
             let (paused, stopped) = control.withLock { ($0.paused, $0.stopped) }
-            if stopped { return }
+            if stopped { return handOff.wait() }  // the last chunk has been taken
             guard waitUntilReadable(orOnlyWoken: paused) else { continue }
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            var count = 0
+            let chunk = [UInt8](unsafeUninitializedCapacity: Self.readSize) { buffer, initialized in
+                count = read(fd, buffer.baseAddress, buffer.count)
+                initialized = max(0, count)
+            }
             if count > 0 {
-                deliver(buffer, count: count)
+                deliver(chunk)
             } else if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK {
                 continue
             } else {
                 if count < 0 { Log.warn("reading stdin failed: \(String(cString: strerror(errno)))") }
                 control.withLock { $0.stopped = true }
-                queue.async { self.connection.endOfInputOnReaderQueue() }
-                return
+                handOff.wait()  // end of input goes after the last chunk
+                queue.async {
+                    self.connection.endOfInputOnReaderQueue()
+                    self.handOff.signal()
+                }
+                return handOff.wait()
             }
         }
     }
 
-    /// Hands one chunk to the connection on the reader queue, and pauses if it wants no more.
-    private func deliver(_ buffer: [UInt8], count: Int) {
-        queue.sync {
-            let stopped = control.withLock { $0.stopped }
-            guard !stopped else { return }
-            buffer.withUnsafeBytes { connection.receiveOnReaderQueue(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    /// Hands one chunk to the connection on the reader queue (once the previous one was taken),
+    /// and pauses reading there if the connection wants no more.
+    private func deliver(_ chunk: [UInt8]) {
+        handOff.wait()
+        queue.async {
+            defer { self.handOff.signal() }
+            // After a stop the connection itself ignores input; nothing is dropped here.
+            chunk.withUnsafeBytes { self.connection.receiveOnReaderQueue($0) }
             // Decided on the reader queue, where `resumeOnReaderQueue` also runs: a resume can
             // only come after this pause, never be lost before it.
-            if !connection.wantsInput { control.withLock { $0.paused = true } }
+            if !self.connection.wantsInput { self.control.withLock { $0.paused = true } }
         }
     }
 
