@@ -36,19 +36,21 @@ public enum ShopMethods {
                 try service.cart(id: params.cartId, interruption: token)
             },
             write("cart.add", CartAddParams.self, summary: "Adds quantity of a sku to a cart line.", params: CartAddParams.schema,
-                  result: Schemas.cart) { params, token, done in
+                  result: Schemas.cart, hints: MethodHints(destructive: false, idempotent: false)) { params, token, done in
                 service.addToCart(cartId: params.cartId, sku: params.sku, quantity: params.quantity, interruption: token, completion: done)
             },
             write("cart.remove", CartLineParams.self, summary: "Removes a sku's line from a cart.", params: CartLineParams.schema,
-                  result: Schemas.cart) { params, token, done in
+                  result: Schemas.cart, hints: MethodHints(destructive: true, idempotent: true)) { params, token, done in
                 service.removeFromCart(cartId: params.cartId, sku: params.sku, interruption: token, completion: done)
             },
-            write("cart.clear", CartParams.self, summary: "Empties a cart.", params: CartParams.schema, result: Schemas.cart) { params, token, done in
+            write("cart.clear", CartParams.self, summary: "Empties a cart.", params: CartParams.schema, result: Schemas.cart,
+                  hints: MethodHints(destructive: true, idempotent: true)) { params, token, done in
                 service.clearCart(cartId: params.cartId, interruption: token, completion: done)
             },
             write("orders.place", PlaceOrderParams.self,
                   summary: "Takes stock for every line, records the order and empties the cart in one durable transaction; idempotent per key.",
-                  params: PlaceOrderParams.schema, result: Schemas.order) { params, token, done in
+                  params: PlaceOrderParams.schema, result: Schemas.order,
+                  hints: MethodHints(destructive: false, idempotent: true)) { params, token, done in
                 service.placeOrder(cartId: params.cartId, idempotencyKey: params.idempotencyKey, interruption: token, completion: done)
             },
             read("orders.get", OrderParams.self, lanes: lanes, summary: "One order.", params: OrderParams.schema, result: Schemas.order) { params, token in
@@ -78,11 +80,12 @@ public enum ShopMethods {
             })
         }
         .startingOn(lanes.run)
+        .hinting(.readOnly)
     }
 
     /// A store write, handed to the service's grouping writer; its completion ends the call.
     private static func write<Params: ValidatedParams, Output: Encodable & Sendable>(
-        _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue,
+        _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
         _ body: @escaping @Sendable (Params, CancellationToken, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
     ) -> MethodSpec {
         .callback(name, params: type, deadlineMs: defaultDeadlineMs, summary: summary,
@@ -94,6 +97,7 @@ public enum ShopMethods {
             }
             body(params, context.cancellation) { result in completion(result.mapError { $0 }) }
         }
+        .hinting(hints)
     }
 }
 

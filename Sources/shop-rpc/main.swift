@@ -42,7 +42,15 @@ do {
     exit(1)
 }
 let registry = MethodRegistry(ShopMethods.specs(service: service))
-StdioServer.run(registry: registry, options: options, title: "shop-rpc", version: version) {
+let identity = ServerIdentity(name: "shop-rpc", title: "Shop RPC", version: version, instructions: """
+    A small shop: browse the catalog, check live inventory, fill a cart, place orders. Money is in \
+    integer cents (priceCents, totalCents). Add items with cart_add and wait for its result before \
+    orders_place. orders_place is idempotent per idempotencyKey: on a retry (after a timeout or an \
+    error) reuse the same key, never a new one, or the order may be placed twice. Every tool has a \
+    deadline; inventory_check gives up after 5 s when the inventory service is slow: say so and \
+    offer to try again later.
+    """)
+StdioServer.run(registry: registry, options: options, identity: identity) {
     let stats = service.stats
     Log.info("store: \(stats.transactions) write transactions for \(stats.operations) write operations")
 }

@@ -21,7 +21,9 @@ final class Call: DeadlineExpirable {
     private let settled = Atomic<Bool>(false)
     /// Where the reply goes; the engine delivers it in `onSettled`.
     let target: ReplyTarget
-    private let onSettled: @Sendable (Call, Result<JSONValue, RPCError>) -> Void
+    /// How the outcome is framed in the reply: as JSON-RPC result/error, or as an MCP tool result.
+    let replyStyle: ReplyStyle
+    private let onSettled: @Sendable (Call, Result<JSONValue, RPCError>, _ sendsReply: Bool) -> Void
     private let deadlines: DeadlineScheduler
     let deadlineNanos: UInt64
     /// Its slot in the deadline scheduler's heap.
@@ -29,14 +31,15 @@ final class Call: DeadlineExpirable {
 
     /// Creates the call; `armDeadline()` must follow at once. `onSettled` runs once, with the
     /// winning outcome: it delivers the reply (for a call with an id) and forgets the call.
-    init(id: RequestID?, method: String, deadlineMs: Int, deadlineMessage: String?, target: ReplyTarget,
+    init(id: RequestID?, method: String, deadlineMs: Int, deadlineMessage: String?, target: ReplyTarget, replyStyle: ReplyStyle,
          progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?, deadlines: DeadlineScheduler,
-         onSettled: @escaping @Sendable (Call, Result<JSONValue, RPCError>) -> Void) {
+         onSettled: @escaping @Sendable (Call, Result<JSONValue, RPCError>, _ sendsReply: Bool) -> Void) {
         self.id = id
         self.method = method
         self.deadlineMs = deadlineMs
         self.deadlineMessage = deadlineMessage
         self.target = target
+        self.replyStyle = replyStyle
         self.onSettled = onSettled
         self.deadlines = deadlines
         let start = DispatchTime.now().uptimeNanoseconds
@@ -62,15 +65,17 @@ final class Call: DeadlineExpirable {
     var elapsedMs: Int { Int((DispatchTime.now().uptimeNanoseconds - startNanos) / 1_000_000) }
 
     /// Ends the call with `outcome` if nothing ended it before. Returns whether this call won.
+    /// With `sendsReply` false the call ends without a reply (MCP: a request the client
+    /// cancelled with `notifications/cancelled` is not answered).
     @discardableResult
-    func settle(_ outcome: Result<JSONValue, RPCError>) -> Bool {
+    func settle(_ outcome: Result<JSONValue, RPCError>, sendsReply: Bool = true) -> Bool {
         guard settled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return false
         }
         deadlines.remove(self)
         progress?.close()
         if case .failure = outcome { token.cancel() }
-        onSettled(self, outcome)
+        onSettled(self, outcome, sendsReply)
         return true
     }
 
@@ -97,6 +102,21 @@ final class Call: DeadlineExpirable {
         case let error as any RPCErrorConvertible: return error.rpcError
         case let error as DecodingError: return ParamsDecoding.invalidParams(error)
         default: return .internalError(String(describing: error))
+        }
+    }
+}
+
+/// How a call's outcome is framed in its reply.
+enum ReplyStyle: Sendable {
+    /// A JSON-RPC `result` or `error`.
+    case plain
+    /// An MCP `tools/call` result: every outcome of the method is a result (`MCPToolResult`).
+    case mcpTool
+
+    func reply(for outcome: Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError> {
+        switch self {
+        case .plain: return outcome
+        case .mcpTool: return .success(MCPToolResult.make(outcome))
         }
     }
 }

@@ -14,6 +14,7 @@ public final class RPCEngine: Sendable {
     public let timerQueue: DispatchQueue
     public let configuration: EngineConfiguration
     public let registry: MethodRegistry
+    public let identity: ServerIdentity
 
     /// The default queue for completions of `submit` when the caller does not inject one.
     public static let defaultCallbackQueue = DispatchQueue(label: "RPCServer.callbacks")
@@ -23,6 +24,9 @@ public final class RPCEngine: Sendable {
     private let methods: [String: ResolvedMethod]
     private let deadlines: DeadlineScheduler
     private let discovery: JSONValue
+    private let tools: MCPToolCatalog
+    /// Whether the client opened an MCP session (`initialize` with a `protocolVersion`).
+    private let session: QueueBound<SessionState>
     private let inflight = Locked(InflightTable())
 
     /// Every call in flight: requests by id (for cancellation and duplicate checks), notifications
@@ -44,11 +48,17 @@ public final class RPCEngine: Sendable {
         var drainWaiters: [@Sendable () -> Void] = []
     }
 
+    /// - Parameters:
+    ///   - registry: the methods to serve (also listed as MCP tools).
+    ///   - configuration: limits and tunables.
+    ///   - identity: how the server presents itself in `rpc.discover` and MCP's `initialize`.
     public init(registry: MethodRegistry, configuration: EngineConfiguration = EngineConfiguration(),
-                title: String = "shop-rpc", version: String = "0.0.0") {
+                identity: ServerIdentity = ServerIdentity(name: "rpc-server", version: "0.0.0")) {
         self.registry = registry
         self.configuration = configuration
+        self.identity = identity
         readerQueue = DispatchQueue(label: "RPCServer.reader", qos: .userInitiated)
+        session = QueueBound(SessionState(), queue: readerQueue)
         workQueue = DispatchQueue(label: "RPCServer.work", qos: .userInitiated, attributes: .concurrent)
         timerQueue = DispatchQueue(label: "RPCServer.timer", qos: .userInteractive)
         deadlines = DeadlineScheduler(queue: timerQueue)
@@ -61,7 +71,8 @@ public final class RPCEngine: Sendable {
             methods[name] = ResolvedMethod(spec: spec, gate: gate, simulatedLatencyMs: configuration.simulatedLatencyMs[name] ?? 0)
         }
         self.methods = methods
-        discovery = OpenRPCDocument.make(registry: registry, title: title, version: version)
+        discovery = OpenRPCDocument.make(registry: registry, title: identity.title, version: identity.version)
+        tools = MCPToolCatalog(registry: registry)
     }
 
     // MARK: - Entry points
@@ -206,8 +217,22 @@ public final class RPCEngine: Sendable {
             cancelOnReaderQueue(request.params?["id"])
             answerInline(request, target: target, .success(.object([:])))
         case "notifications/cancelled":
-            cancelOnReaderQueue(request.params?["requestId"])
+            // MCP: a request the client cancelled this way gets no reply at all.
+            cancelOnReaderQueue(request.params?["requestId"], silently: session.value.isMCP)
             answerInline(request, target: target, .success(.object([:])))
+        case "initialize":
+            answerInline(request, target: target, .success(initializeOnReaderQueue(request.params)))
+        case "notifications/initialized":
+            answerInline(request, target: target, .success(.object([:])))
+        case "tools/list":
+            let cursor = request.params?["cursor"]
+            guard cursor == nil || cursor == .null else {
+                // Every tool fits on one page, so no cursor was ever issued.
+                return answerInline(request, target: target, .failure(.invalidParams("unknown cursor", field: "cursor")))
+            }
+            answerInline(request, target: target, .success(tools.listResult))
+        case "tools/call":
+            callToolOnReaderQueue(request, target: target, channel: channel)
         case "ping":
             answerInline(request, target: target, .success(.object([:])))
         case "rpc.discover":
@@ -220,19 +245,75 @@ public final class RPCEngine: Sendable {
         }
     }
 
+    // MARK: - MCP
+
+    /// The `initialize` result. With a `protocolVersion` the session becomes an MCP session and the
+    /// answer is MCP's; without one (an LSP-style client) the answer is a minimal LSP-shaped
+    /// `{capabilities: {}, serverInfo}` and the session stays plain JSON-RPC.
+    private func initializeOnReaderQueue(_ params: JSONValue?) -> JSONValue {
+        dispatchPrecondition(condition: .onQueue(readerQueue))
+        var serverInfo: JSONObject = ["name": .string(identity.name), "version": .string(identity.version)]
+        guard case .string(let requested)? = params?["protocolVersion"] else {
+            return ["capabilities": [:], "serverInfo": .object(serverInfo)]
+        }
+        session.value.isMCP = true
+        serverInfo.append("title", .string(identity.title))
+        var result: JSONObject = [
+            "protocolVersion": .string(MCPVersion.negotiate(requested: requested)),
+            "capabilities": ["tools": ["listChanged": false]],
+            "serverInfo": .object(serverInfo),
+        ]
+        if let instructions = identity.instructions { result.append("instructions", .string(instructions)) }
+        return .object(result)
+    }
+
+    /// `tools/call {name, arguments, _meta?}`: runs the tool's method as a call like any other
+    /// (deadline, cancellation, progress, exactly one reply), answering with an MCP tool result.
+    /// Only an unknown tool or malformed params are JSON-RPC errors (-32602).
+    private func callToolOnReaderQueue(_ request: Request, target: ReplyTarget, channel: ReplyChannel) {
+        dispatchPrecondition(condition: .onQueue(readerQueue))
+        guard case .object(let params)? = request.params else {
+            return answerInline(request, target: target, .failure(.invalidParams("tools/call takes {name, arguments}")))
+        }
+        guard case .string(let name)? = params["name"] else {
+            return answerInline(request, target: target, .failure(.invalidParams("'name' must be a string", field: "name")))
+        }
+        guard let methodName = tools.method(forTool: name), let method = methods[methodName] else {
+            let shown = name.count > 200 ? String(name.prefix(200)) + "…" : name
+            return answerInline(request, target: target, .failure(.invalidParams("Unknown tool: \(shown)", field: "name")))
+        }
+        var arguments: JSONObject
+        switch params["arguments"] {
+        case nil, .null?: arguments = [:]
+        case .object(let object)?: arguments = object
+        default: return answerInline(request, target: target, .failure(.invalidParams("'arguments' must be an object", field: "arguments")))
+        }
+        // The call's `_meta` (deadline, progress token) is that of tools/call itself.
+        arguments["_meta"] = params["_meta"]
+        let call = Request(id: request.id, method: methodName, params: .object(arguments))
+        startCallOnReaderQueue(call, method: method, target: target, channel: channel, replyStyle: .mcpTool)
+    }
+
+    /// Whether the client opened an MCP session. - Important: call on the reader queue.
+    public var isMCPSessionOnReaderQueue: Bool { session.value.isMCP }
+
     /// Answers `request` at once on the reader queue (nothing, for a notification).
     private func answerInline(_ request: Request, target: ReplyTarget, _ outcome: Result<JSONValue, RPCError>) {
         if let id = request.id { target.deliver(id: id, outcome) }
     }
 
-    private func cancelOnReaderQueue(_ idValue: JSONValue?) {
+    /// Cancels the call in flight with this id, if any. `silently`: it ends without a reply (MCP),
+    /// unless it belongs to a batch, whose one reply needs every slot.
+    private func cancelOnReaderQueue(_ idValue: JSONValue?, silently: Bool = false) {
         dispatchPrecondition(condition: .onQueue(readerQueue))
-        guard let idValue, let id = RequestID(idValue) else { return }
-        let call = inflight.withLock { $0.byID[id] }
-        call?.settle(.failure(.cancelled(method: call?.method ?? "")))
+        guard let idValue, let id = RequestID(idValue), let call = inflight.withLock({ $0.byID[id] }) else { return }
+        var sendsReply = true
+        if silently, case .channel = call.target { sendsReply = false }
+        call.settle(.failure(.cancelled(method: call.method)), sendsReply: sendsReply)
     }
 
-    private func startCallOnReaderQueue(_ request: Request, method: ResolvedMethod, target: ReplyTarget, channel: ReplyChannel) {
+    private func startCallOnReaderQueue(_ request: Request, method: ResolvedMethod, target: ReplyTarget, channel: ReplyChannel,
+                                        replyStyle: ReplyStyle = .plain) {
         dispatchPrecondition(condition: .onQueue(readerQueue))
         let spec = method.spec
         let params: JSONValue?
@@ -249,8 +330,10 @@ public final class RPCEngine: Sendable {
         }
 
         let call = Call(id: request.id, method: spec.name, deadlineMs: deadlineMs,
-                        deadlineMessage: spec.deadlineMessage, target: target,
-                        progress: progress, deadlines: deadlines) { [weak self] call, outcome in self?.callSettled(call, outcome) }
+                        deadlineMessage: spec.deadlineMessage, target: target, replyStyle: replyStyle,
+                        progress: progress, deadlines: deadlines) { [weak self] call, outcome, sendsReply in
+            self?.callSettled(call, outcome, sendsReply: sendsReply)
+        }
         let registered = inflight.withLock { table -> Bool in
             if let id = request.id {
                 // Checked on arrival, and only this queue adds ids; kept as a guard, never a trap.
@@ -316,8 +399,8 @@ public final class RPCEngine: Sendable {
     /// element frees its id first (the batch still holds it) and then fills its slot. Either way
     /// the reply is handed on before any drain waiter runs (an open batch counts as in flight).
     /// Any thread.
-    private func callSettled(_ call: Call, _ outcome: Result<JSONValue, RPCError>) {
-        let body = call.id.map { ReplyTarget.encode(id: $0, outcome) }
+    private func callSettled(_ call: Call, _ outcome: Result<JSONValue, RPCError>, sendsReply: Bool) {
+        let body = sendsReply ? call.id.map { ReplyTarget.encode(id: $0, call.replyStyle.reply(for: outcome)) } : nil
         let waiters = inflight.withLock { table -> [@Sendable () -> Void] in
             if let id = call.id {
                 if table.byID[id] === call { table.byID[id] = nil }
@@ -355,4 +438,10 @@ private struct ResolvedMethod: Sendable {
     let spec: MethodSpec
     let gate: ConcurrencyGate?
     let simulatedLatencyMs: Int
+}
+
+/// What the engine knows about the session. Reader-queue state.
+private struct SessionState {
+    /// The client sent `initialize` with a `protocolVersion`.
+    var isMCP = false
 }

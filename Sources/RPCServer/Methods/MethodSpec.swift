@@ -19,6 +19,8 @@ public struct MethodSpec: Sendable {
     /// At most this many handlers of this method run at once; the rest wait (their deadlines run).
     public var concurrencyLimit: Int?
     public var summary: String
+    /// What the method does to the world, for hosts that list methods as tools (MCP).
+    public var hints = MethodHints()
     public var paramsSchema: JSONValue
     public var resultSchema: JSONValue
     /// Where the handler starts: nil means the engine's concurrent work queue. A method whose work
@@ -38,6 +40,13 @@ public struct MethodSpec: Sendable {
         self.paramsSchema = paramsSchema
         self.resultSchema = resultSchema
         self.invoke = invoke
+    }
+
+    /// This method with the given hints (MCP tool annotations).
+    public func hinting(_ hints: MethodHints) -> MethodSpec {
+        var copy = self
+        copy.hints = hints
+        return copy
     }
 
     /// This method with its handler started by `executor` instead of the engine's work queue.

@@ -2,16 +2,17 @@ import Dispatch
 import Foundation
 
 /// Serves an `RPCEngine` on this process's stdin and stdout until end of input, SIGTERM/SIGINT,
-/// or a closed stdout, then exits 0. Wires the pieces together: stdout protection, the DispatchIO
-/// reader, the connection, the one writer, signals and the tracer; at the end it cancels or closes
+/// or a closed stdout, then exits 0. Wires the pieces together: stdout protection, the stdin
+/// reader thread, the connection, the one writer, signals and the tracer; at the end it cancels or closes
 /// each Dispatch object it made, waits for their handlers, flushes, and ends the process with
 /// `_exit` (see `quiesceAndExit`).
 public enum StdioServer {
     /// Runs until the session ends, then exits. Call from the main thread, once; the main thread
     /// parks until then and makes the exit itself. `beforeExit` runs once, on the main thread, before
     /// a clean exit (end of input, signal, or closed stdout), after the last reply was written.
-    public static func run(registry: MethodRegistry, options: ServerOptions, title: String, version: String,
+    public static func run(registry: MethodRegistry, options: ServerOptions, identity: ServerIdentity,
                            beforeExit: @escaping @Sendable () -> Void = {}) -> Never {
+        Log.prefix = identity.name
         let protocolFD = StdioProtection.protectStdout()
         Log.level = options.logLevel
         var registry = registry
@@ -25,7 +26,7 @@ public enum StdioServer {
             Log.error("cannot open trace file \(options.tracePath ?? ""): \(error)")
             exit(2)
         }
-        let engine = RPCEngine(registry: registry, configuration: options.engine, title: title, version: version)
+        let engine = RPCEngine(registry: registry, configuration: options.engine, identity: identity)
         let finished = DispatchSemaphore(value: 0)
         let writer = OutputWriter(output: FileDescriptorOutput(fd: protocolFD), tracer: tracer) {
             Log.warn("stdout closed by the client; exiting")
@@ -45,7 +46,7 @@ public enum StdioServer {
             }
             reader.start()
         }
-        Log.info("\(title) \(version) serving on stdin/stdout")
+        Log.info("\(identity.name) \(identity.version) serving on stdin/stdout")
         // Parking on a semaphore rather than in dispatchMain(): nothing here uses the main queue, and
         // the exit then happens on the main thread. (It also lets valgrind run the binary, which
         // crashes in dispatchMain's sigsuspend.)

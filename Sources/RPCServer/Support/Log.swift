@@ -21,6 +21,13 @@ public enum Log {
     }
 
     private static let threshold = Locked(Level.warn)
+    private static let name = Locked("rpc-server")
+
+    /// The program name each line starts with (the server's `ServerIdentity.name`).
+    public static var prefix: String {
+        get { name.withLock { $0 } }
+        set { name.withLock { $0 = newValue } }
+    }
 
     public static var level: Level {
         get { threshold.withLock { $0 } }
@@ -34,7 +41,7 @@ public enum Log {
 
     private static func write(_ messageLevel: Level, _ message: () -> String) {
         guard messageLevel <= level else { return }
-        let line = "shop-rpc [\(messageLevel)] \(message())\n"
+        let line = "\(prefix) [\(messageLevel)] \(message())\n"
         try? FileDescriptorIO.writeAll(STDERR_FILENO, Array(line.utf8))
     }
 }

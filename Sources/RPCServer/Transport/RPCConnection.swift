@@ -71,7 +71,8 @@ public final class RPCConnection: Sendable {
         drainFramesOnReaderQueue()
     }
 
-    /// The input reached its end: answer what is buffered, let calls finish, flush, then finish.
+    /// The input reached its end: answer what is buffered, let calls finish (in an MCP session,
+    /// cancel them: the host is leaving), flush, then finish.
     public func endOfInputOnReaderQueue() {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         state.value.inputEnded = true
@@ -102,6 +103,9 @@ public final class RPCConnection: Sendable {
         }
         if state.value.inputEnded, !state.value.stopped, !state.value.finished {
             if let tail = state.value.decoder.finish() { handleOnReaderQueue(tail) }
+            // An MCP host closes stdin to end the session, then kills the server if it lingers:
+            // stop the work in flight now (plain JSON-RPC clients get their answers, as before).
+            if engine.isMCPSessionOnReaderQueue { engine.abortAllInflight() }
             finishWhenDrained()
         }
     }

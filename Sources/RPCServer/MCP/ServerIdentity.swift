@@ -1,0 +1,18 @@
+/// How a server presents itself: in `rpc.discover`, in MCP's `initialize` result (`serverInfo`,
+/// `instructions`) and in its log lines. Immutable.
+public struct ServerIdentity: Sendable, Equatable {
+    /// A short machine name (`shop-rpc`): MCP `serverInfo.name`, the log prefix.
+    public var name: String
+    /// A human title (`Shop RPC`): MCP `serverInfo.title`, the OpenRPC document's title.
+    public var title: String
+    public var version: String
+    /// Advice for MCP hosts on how to use the tools well (MCP `instructions`); nil for none.
+    public var instructions: String?
+
+    public init(name: String, title: String? = nil, version: String, instructions: String? = nil) {
+        self.name = name
+        self.title = title ?? name
+        self.version = version
+        self.instructions = instructions
+    }
+}
