@@ -1,0 +1,25 @@
+import CPostgreSQL
+
+// MARK: - PostgreSQLRow
+
+/// One row of a query result, read in text format. Valid only inside the row-mapping closure
+/// that received it (the result is cleared afterwards). Not thread-safe.
+struct PostgreSQLRow {
+    let result: OpaquePointer
+    let index: Int32
+
+    func text(_ column: Int32) -> String {
+        guard PQgetisnull(result, index, column) == 0, let value = PQgetvalue(result, index, column) else { return "" }
+        return String(cString: value)
+    }
+
+    /// The column as an integer; 0 for NULL or a non-integer (the schema makes these columns
+    /// `NOT NULL` integers, so that never happens with our own queries).
+    func int(_ column: Int32) -> Int {
+        Int(text(column)) ?? 0
+    }
+
+    func int64(_ column: Int32) -> Int64 {
+        Int64(text(column)) ?? 0
+    }
+}
