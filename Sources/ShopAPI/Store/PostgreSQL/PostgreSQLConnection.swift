@@ -108,10 +108,10 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     /// `PQexecParams` in text format. The returned result must be `PQclear`ed.
     private func exec(_ sql: String, _ arguments: [any PostgreSQLValue]) throws(PostgreSQLError) -> OpaquePointer {
         let texts = arguments.map(\.postgresText)
+        // libpq takes C strings, so a NUL would silently cut a value short; `PostgreSQLText`
+        // escapes every NUL in a String, so only a broken conformer could get here.
         if texts.contains(where: { $0?.utf8.contains(0) == true }) {
-            // libpq takes C strings: the NUL would silently cut the value short (and PostgreSQL
-            // text cannot hold one anyway).
-            throw PostgreSQLError(sqlState: "22021", message: "a text value with a NUL character cannot be stored")
+            throw PostgreSQLError(sqlState: "22021", message: "a text parameter holds a NUL character")
         }
         let result: OpaquePointer? = texts.withOptionalCStrings { pointers in
             PQexecParams(handle, sql, Int32(pointers.count), nil, pointers.baseAddress, nil, nil, 0)
