@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// No package dependencies: Foundation, Dispatch, XCTest and the system's libsqlite3 only.
+// No package dependencies: Foundation, Dispatch, XCTest and the system's libsqlite3 and libpq only.
 let package = Package(
     name: "shop-rpc",
     products: [
@@ -19,12 +19,19 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // The shop domain, its SQLite store, and the one file binding it to RPCServer.
-        .target(name: "ShopAPI", dependencies: ["RPCServer", "CSQLite"]),
+        // libpq from the system (Debian: libpq-dev), for `--db postgres://…`.
+        .systemLibrary(
+            name: "CPostgreSQL",
+            path: "Sources/CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // The shop domain, its SQLite and PostgreSQL stores, and the one file binding it to RPCServer.
+        .target(name: "ShopAPI", dependencies: ["RPCServer", "CSQLite", "CPostgreSQL"]),
         // Thin executable: flags, store, method table, run.
         .executableTarget(name: "shop-rpc", dependencies: ["RPCServer", "ShopAPI"]),
         .testTarget(name: "RPCServerTests", dependencies: ["RPCServer"]),
-        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "RPCServer", "CSQLite"]),
+        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "RPCServer", "CSQLite", "CPostgreSQL"]),
         // Spawns the real binary over real pipes; depends on it so `swift test` builds it.
         .testTarget(name: "IntegrationTests", dependencies: ["shop-rpc"]),
     ]

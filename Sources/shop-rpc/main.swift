@@ -8,18 +8,22 @@ MallocTuning.limitArenas()
 
 let version = "0.1.0"
 let databaseOption = ServerOptions.ApplicationOption(
-    flag: "--db", valueName: "PATH",
-    help: "the SQLite store (default: $XDG_DATA_HOME/shop-rpc/shop.sqlite; ':memory:' for a throw-away one)")
+    flag: "--db", valueName: "PATH|URI",
+    help: "the store: a SQLite file (default: $XDG_DATA_HOME/shop-rpc/shop.sqlite; ':memory:' for a throw-away one) or a postgres:// URI")
+let poolOption = ServerOptions.ApplicationOption(
+    flag: "--db-pool", valueName: "N",
+    help: "PostgreSQL connections per process (default \(ShopService.defaultPostgresPoolSize))")
+let applicationOptions = [databaseOption, poolOption]
 
 let options: ServerOptions
 do {
-    options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), applicationOptions: [databaseOption])
+    options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), applicationOptions: applicationOptions)
 } catch {
-    FileHandle.standardError.write(Data("shop-rpc: \(error)\n\(ServerOptions.usage(program: "shop-rpc", applicationOptions: [databaseOption]))\n".utf8))
+    FileHandle.standardError.write(Data("shop-rpc: \(error)\n\(ServerOptions.usage(program: "shop-rpc", applicationOptions: applicationOptions))\n".utf8))
     exit(2)
 }
 if options.showHelp {
-    print(ServerOptions.usage(program: "shop-rpc", applicationOptions: [databaseOption]))
+    print(ServerOptions.usage(program: "shop-rpc", applicationOptions: applicationOptions))
     exit(0)
 }
 if options.showVersion {
@@ -28,17 +32,27 @@ if options.showVersion {
 }
 
 let databasePath = options.applicationValues["--db"] ?? ShopService.defaultDatabasePath
-if let scheme = ShopService.uriScheme(of: databasePath) {
+if let scheme = ShopService.uriScheme(of: databasePath), !ShopService.postgresSchemes.contains(scheme.lowercased()) {
     // A URI is not a file name: taken as one it would create a directory named "postgres:" and a
     // private store, and several machines would oversell without a warning.
-    FileHandle.standardError.write(Data("shop-rpc: --db \(databasePath): '\(scheme)://' stores are not supported (yet); give a SQLite file path or :memory:\n".utf8))
+    FileHandle.standardError.write(Data("shop-rpc: --db \(databasePath): '\(scheme)://' stores are not supported; give a SQLite file path, :memory: or a postgres:// URI\n".utf8))
     exit(2)
+}
+var poolSize = ShopService.defaultPostgresPoolSize
+if let value = options.applicationValues["--db-pool"] {
+    guard let size = Int(value), (1...256).contains(size) else {
+        FileHandle.standardError.write(Data("shop-rpc: --db-pool \(value): give a number of connections from 1 to 256\n".utf8))
+        exit(2)
+    }
+    poolSize = size
 }
 let service: ShopService
 do {
-    service = try ShopService.open(path: databasePath)
+    service = try ShopService.open(path: databasePath, postgresPoolSize: poolSize)
 } catch {
-    FileHandle.standardError.write(Data("shop-rpc: cannot open the store at \(databasePath): \(error)\n".utf8))
+    // The URI may hold a password: name the store by its scheme only.
+    let storeName = ShopService.uriScheme(of: databasePath).map { "\($0):// store" } ?? "store at \(databasePath)"
+    FileHandle.standardError.write(Data("shop-rpc: cannot open the \(storeName): \(error)\n".utf8))
     exit(1)
 }
 let registry = MethodRegistry(ShopMethods.specs(service: service))

@@ -75,7 +75,8 @@ final class HostileNumberTests: XCTestCase {
         let previous = FileManager.default.currentDirectoryPath
         FileManager.default.changeCurrentDirectoryPath(directory.path)
         defer { FileManager.default.changeCurrentDirectoryPath(previous) }
-        for value in ["postgres://user@host/shop", "postgresql://localhost/shop?host=/tmp", "file:///tmp/x.sqlite"] {
+        // postgres:// and postgresql:// open a PostgreSQL store (PostgreSQLStartupTests).
+        for value in ["mysql://user@host/shop", "sqlite://localhost/shop?host=/tmp", "file:///tmp/x.sqlite"] {
             let server = try ServerProcess(["--db", value])
             XCTAssertEqual(server.waitForExit(), 2, value)
             XCTAssertTrue(server.stderrOutput.contains("stores are not supported"), server.stderrOutput)

@@ -2,7 +2,7 @@ import XCTest
 @testable import ShopAPI
 
 /// `catalog.search`, with FTS5 and with the `LIKE` fallback.
-final class CatalogSearchTests: XCTestCase {
+final class CatalogSearchTests: StoreContractTestCase {
     private static let hostileQueries = [
         "\"", "*", "%", "_", "\\", "'", "\"\"\"", "espresso\"", "\"espresso", "esp*", "100%",
         "NEAR(a b)", "AND", "OR NOT", "name:espresso", "-espresso", "^espresso",
@@ -10,25 +10,28 @@ final class CatalogSearchTests: XCTestCase {
     ]
 
     func test_searchCatalog_isCaseInsensitive_andMatchesWordPrefixes() throws {
-        let service = try ShopService.open(path: ":memory:")
-        let lower = try service.searchCatalog(query: "espresso", limit: 200, interruption: nil).items
-        XCTAssertFalse(lower.isEmpty)
-        XCTAssertEqual(Set(try service.searchCatalog(query: "ESPRESSO", limit: 200, interruption: nil).items.map(\.sku)), Set(lower.map(\.sku)))
-        XCTAssertEqual(Set(try service.searchCatalog(query: "eSpReS", limit: 200, interruption: nil).items.map(\.sku)), Set(lower.map(\.sku)))
-        XCTAssertTrue(lower.allSatisfy { "\($0.name) \($0.description)".lowercased().contains("espresso") })
+        try forEachStore {
+            let lower = try service.searchCatalog(query: "espresso", limit: 200, interruption: nil).items
+            XCTAssertFalse(lower.isEmpty)
+            XCTAssertEqual(Set(try service.searchCatalog(query: "ESPRESSO", limit: 200, interruption: nil).items.map(\.sku)), Set(lower.map(\.sku)))
+            XCTAssertEqual(Set(try service.searchCatalog(query: "eSpReS", limit: 200, interruption: nil).items.map(\.sku)), Set(lower.map(\.sku)))
+            XCTAssertTrue(lower.allSatisfy { "\($0.name) \($0.description)".lowercased().contains("espresso") })
+        }
     }
 
     func test_searchCatalog_everyWordMustMatch_acrossNameDescriptionAndCategory() throws {
-        let service = try ShopService.open(path: ":memory:")
-        let items = try service.searchCatalog(query: "premium kitchen", limit: 200, interruption: nil).items
-        XCTAssertFalse(items.isEmpty)
-        XCTAssertTrue(items.allSatisfy { $0.category == "kitchen" && $0.name.hasPrefix("Premium") })
+        try forEachStore {
+            let items = try service.searchCatalog(query: "premium kitchen", limit: 200, interruption: nil).items
+            XCTAssertFalse(items.isEmpty)
+            XCTAssertTrue(items.allSatisfy { $0.category == "kitchen" && $0.name.hasPrefix("Premium") })
+        }
     }
 
     func test_searchCatalog_limit_isHonouredAndClamped() throws {
-        let service = try ShopService.open(path: ":memory:")
-        XCTAssertEqual(try service.searchCatalog(query: "a", limit: 3, interruption: nil).items.count, 3)
-        XCTAssertLessThanOrEqual(try service.searchCatalog(query: "a", limit: 100_000, interruption: nil).items.count, ShopLimits.maxSearchResults)
+        try forEachStore {
+            XCTAssertEqual(try service.searchCatalog(query: "a", limit: 3, interruption: nil).items.count, 3)
+            XCTAssertLessThanOrEqual(try service.searchCatalog(query: "a", limit: 100_000, interruption: nil).items.count, ShopLimits.maxSearchResults)
+        }
     }
 
     func test_searchCatalog_hostileQueries_neverFailAndNeverMatchEverything() throws {
@@ -42,9 +45,10 @@ final class CatalogSearchTests: XCTestCase {
     }
 
     func test_searchCatalog_queryWithoutLettersOrDigits_findsNothing() throws {
-        let service = try ShopService.open(path: ":memory:")
-        for query in ["", "%", "*", "\"", " -_- "] {
-            XCTAssertEqual(try service.searchCatalog(query: query, limit: 10, interruption: nil).items, [], query)
+        try forEachStore {
+            for query in ["", "%", "*", "\"", " -_- "] {
+                XCTAssertEqual(try service.searchCatalog(query: query, limit: 10, interruption: nil).items, [], query)
+            }
         }
     }
 

@@ -55,13 +55,29 @@ public final class ShopService: Sendable {
         return String(scheme)
     }
 
-    /// Opens (creating directories and the file if needed) the database at `path`, migrates its
-    /// schema, and seeds the demo catalog the first time. `":memory:"` opens a private in-memory
-    /// database. Several services (or processes) may open one file; they never oversell.
+    /// URI schemes that open a PostgreSQL store.
+    public static let postgresSchemes: Set<String> = ["postgres", "postgresql"]
+
+    /// Connections a PostgreSQL store keeps unless told otherwise (`--db-pool`).
+    public static let defaultPostgresPoolSize = 4
+
+    /// Opens the store at `path`, migrates its schema, and seeds the demo catalog the first time.
+    ///
+    /// - A `postgres://` or `postgresql://` URI (anything libpq accepts, e.g.
+    ///   `postgresql:///shop?host=/run/pg&port=5433`) opens a PostgreSQL store with up to
+    ///   `postgresPoolSize` connections; several processes may share the database.
+    /// - Otherwise `path` is a SQLite file (created with its directories if needed), or
+    ///   `":memory:"` for a private in-memory database. Several services (or processes) may open
+    ///   one file; they never oversell.
+    ///
+    /// Callers must refuse other URI schemes themselves (see `uriScheme(of:)`).
     ///
     /// Throws only `ShopError` (`.storage`).
-    public static func open(path: String) throws -> ShopService {
-        ShopService(store: try SQLiteShopStore.open(path: path))
+    public static func open(path: String, postgresPoolSize: Int = defaultPostgresPoolSize) throws -> ShopService {
+        if let scheme = uriScheme(of: path), postgresSchemes.contains(scheme.lowercased()) {
+            return ShopService(store: try PostgreSQLShopStore.open(uri: path, poolSize: postgresPoolSize))
+        }
+        return ShopService(store: try SQLiteShopStore.open(path: path))
     }
 
     // MARK: - Statistics

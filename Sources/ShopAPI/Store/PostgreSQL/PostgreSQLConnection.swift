@@ -1,0 +1,169 @@
+import CPostgreSQL
+import Foundation
+
+// MARK: - PostgreSQLConnection
+
+/// One libpq connection (`PGconn`), with the session settings the store relies on.
+///
+/// Not thread-safe: one thread at a time. It is `@unchecked Sendable` only so it can move between
+/// threads: it is reached solely through `PostgreSQLConnectionPool.withConnection`, which hands it
+/// to one caller at a time. The exception is `cancelSwitch`, which is thread-safe (`PQcancel` may
+/// be called from any thread). Closes itself on deinit.
+final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time, through PostgreSQLConnectionPool; cancelSwitch from any thread
+    /// Seconds libpq waits for the server when connecting, unless the URI says otherwise.
+    static let connectTimeoutSeconds = 5
+    /// The server stops any one statement after this long: a backup for a lost `PQcancel`, longer
+    /// than every method's deadline.
+    static let statementTimeoutMilliseconds = 30_000
+
+    private let handle: OpaquePointer
+    /// Lets a cancelled call stop this connection's running statement (see `withCancels`).
+    let cancelSwitch: PostgreSQLCancelSwitch
+
+    // MARK: - Opening
+
+    /// Connects to `uri` (any libpq connection URI or `key=value` string), then sets the session
+    /// up: `synchronous_commit = on` (a reply after COMMIT means the order is on disk),
+    /// `statement_timeout`, UTC time zone.
+    ///
+    /// - Throws: `PostgreSQLError` with libpq's message (bad URI, unknown database or role,
+    ///   unreachable server after `connectTimeoutSeconds`).
+    init(uri: String) throws(PostgreSQLError) {
+        // Defaults first: values in `uri` (expanded from `dbname`) override them.
+        let keywords = ["connect_timeout", "application_name", "dbname"]
+        let values = [String(Self.connectTimeoutSeconds), "shop-rpc", uri]
+        let opened: OpaquePointer? = keywords.withCStrings { keywordPointers in
+            values.withCStrings { valuePointers in
+                PQconnectdbParams(keywordPointers, valuePointers, 1)
+            }
+        }
+        guard let opened else { throw PostgreSQLError(sqlState: "", message: "out of memory") }
+        guard PQstatus(opened) == CONNECTION_OK else {
+            let message = Self.trimmed(PQerrorMessage(opened))
+            PQfinish(opened)
+            throw PostgreSQLError(sqlState: "", message: message.isEmpty ? "cannot connect" : message)
+        }
+        guard let cancel = PQgetCancel(opened) else {
+            PQfinish(opened)
+            throw PostgreSQLError(sqlState: "", message: "cannot make a cancel request object")
+        }
+        handle = opened
+        cancelSwitch = PostgreSQLCancelSwitch(cancel: cancel)
+        try execute("SET synchronous_commit = on; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning")
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    // MARK: - State
+
+    /// `false` once the connection is lost (server restart, network): the pool drops it.
+    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// `true` while a transaction is open (also a failed one awaiting ROLLBACK).
+    var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    // MARK: - Running SQL
+
+    /// Runs one or more statements without parameters (DDL, `BEGIN`, `SET`).
+    func execute(_ sql: String) throws(PostgreSQLError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result)
+    }
+
+    /// Runs one statement with `$1…$n` parameters; returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [any PostgreSQLValue]) throws(PostgreSQLError) -> Int {
+        let result = try exec(sql, arguments)
+        defer { PQclear(result) }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// Runs one statement with `$1…$n` parameters and maps each row with `row`.
+    func query<Row>(_ sql: String, _ arguments: [any PostgreSQLValue], row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
+        let result = try exec(sql, arguments)
+        defer { PQclear(result) }
+        let count = PQntuples(result)
+        var rows: [Row] = []
+        rows.reserveCapacity(Int(count))
+        for index in 0..<count {
+            rows.append(try row(PostgreSQLRow(result: result, index: index)))
+        }
+        return rows
+    }
+
+    /// Rolls back an open transaction, if any; a failure only marks the connection unhealthy.
+    func rollbackIfInTransaction() {
+        guard isHealthy, isInTransaction else { return }
+        PQclear(PQexec(handle, "ROLLBACK"))
+    }
+
+    // MARK: - libpq plumbing
+
+    /// `PQexecParams` in text format. The returned result must be `PQclear`ed.
+    private func exec(_ sql: String, _ arguments: [any PostgreSQLValue]) throws(PostgreSQLError) -> OpaquePointer {
+        let texts = arguments.map(\.postgresText)
+        // libpq takes C strings, so a NUL would silently cut a value short; `PostgreSQLText`
+        // escapes every NUL in a String, so only a broken conformer could get here.
+        if texts.contains(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgreSQLError(sqlState: "22021", message: "a text parameter holds a NUL character")
+        }
+        let result: OpaquePointer? = texts.withOptionalCStrings { pointers in
+            PQexecParams(handle, sql, Int32(pointers.count), nil, pointers.baseAddress, nil, nil, 0)
+        }
+        do {
+            try check(result)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return result!  // check() throws for a nil result
+    }
+
+    private func check(_ result: OpaquePointer?) throws(PostgreSQLError) {
+        guard let result else {
+            throw PostgreSQLError(sqlState: "", message: Self.trimmed(PQerrorMessage(handle)))
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+            var message = Self.trimmed(PQresultErrorMessage(result))
+            if message.isEmpty { message = Self.trimmed(PQerrorMessage(handle)) }
+            throw PostgreSQLError(sqlState: state, message: message)
+        }
+    }
+
+    private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
+        guard let text else { return "" }
+        return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+// MARK: - C string arrays
+
+extension Array where Element == String {
+    /// Calls `body` with a NULL-terminated array of C strings that live for the call.
+    fileprivate func withCStrings<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        map(Optional.some).withOptionalCStrings { pointers in
+            var terminated = Array<UnsafePointer<CChar>?>(pointers)
+            terminated.append(nil)
+            return terminated.withUnsafeBufferPointer { body($0.baseAddress!) }
+        }
+    }
+}
+
+extension Array where Element == String? {
+    /// Calls `body` with C strings for the elements (`nil` stays a null pointer) that live for the call.
+    fileprivate func withOptionalCStrings<R>(_ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let copies: [UnsafeMutablePointer<CChar>?] = map { $0.map { strdup($0) } }
+        defer { copies.forEach { free($0) } }
+        return copies.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer(body)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+// MARK: - PostgreSQLConnectionPool
+
+/// Lends PostgreSQL connections to one caller at a time, opening them lazily up to `capacity`.
+///
+/// Thread-safe: all state is guarded by `condition`. A caller waits while every connection is
+/// lent out; a waiting caller whose interruption fires is woken by it (no polling) and stops
+/// waiting with `.interrupted`. A connection comes back with no transaction open; one that is
+/// broken (lost server) or cannot be rolled back is closed instead of kept, and a later borrow
+/// opens a fresh one, which is how the pool reconnects after a server restart.
+final class PostgreSQLConnectionPool: @unchecked Sendable {  // all mutable state is guarded by `condition`
+    private let condition = NSCondition()
+    let capacity: Int
+    private let openConnection: @Sendable () throws -> PostgreSQLConnection
+    /// Guarded by `condition`.
+    private var idle: [PostgreSQLConnection]
+    /// Connections in existence, idle or lent. Guarded by `condition`.
+    private var openCount: Int
+
+    /// A pool of at most `capacity` connections, starting with `connections`, opening more with
+    /// `openConnection` when needed.
+    init(capacity: Int, connections: [PostgreSQLConnection] = [], openConnection: @escaping @Sendable () throws -> PostgreSQLConnection) {
+        precondition(capacity >= max(1, connections.count))
+        self.capacity = capacity
+        self.idle = connections
+        self.openCount = connections.count
+        self.openConnection = openConnection
+    }
+
+    // MARK: - Lending
+
+    /// Runs `body` with a connection that no one else uses meanwhile, on the caller's thread.
+    func withConnection<T>(interruption: (any ShopInterruption)?, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
+        let connection = try borrow(interruption: interruption)
+        defer { giveBack(connection) }
+        return try body(connection)
+    }
+
+    private func borrow(interruption: (any ShopInterruption)?) throws -> PostgreSQLConnection {
+        var stopWaking: (@Sendable () -> Void)?
+        defer { stopWaking?() }
+        condition.lock()
+        while idle.isEmpty && openCount >= capacity {
+            if let interruption {
+                if interruption.isInterrupted {
+                    condition.unlock()
+                    throw ShopError.interrupted
+                }
+                if stopWaking == nil {
+                    // About to wait: let the interruption wake this waiter. Registered outside the
+                    // lock (a handler runs at once if already interrupted, and takes the lock),
+                    // then everything is checked again.
+                    condition.unlock()
+                    stopWaking = interruption.addInterruptHandler { [condition] in
+                        condition.lock()
+                        condition.broadcast()
+                        condition.unlock()
+                    }
+                    condition.lock()
+                    continue
+                }
+            }
+            condition.wait()
+        }
+        if let connection = idle.popLast() {
+            condition.unlock()
+            return connection
+        }
+        openCount += 1
+        condition.unlock()
+        do {
+            return try openConnection()
+        } catch {
+            condition.lock()
+            openCount -= 1
+            condition.signal()
+            condition.unlock()
+            throw error
+        }
+    }
+
+    private func giveBack(_ connection: PostgreSQLConnection) {
+        connection.rollbackIfInTransaction()
+        let keep = connection.isHealthy && !connection.isInTransaction
+        condition.lock()
+        if keep {
+            idle.append(connection)
+        } else {
+            openCount -= 1
+        }
+        condition.signal()
+        condition.unlock()
+    }
+}

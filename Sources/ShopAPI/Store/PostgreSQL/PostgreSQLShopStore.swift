@@ -1,0 +1,148 @@
+import Dispatch
+import Foundation
+import RPCServer  // Locked: a lock ThreadSanitizer can see
+
+// MARK: - PostgreSQLShopStore
+
+/// `ShopStore` on PostgreSQL (libpq): a pool of connections shared by reads and writes, for
+/// several `shop-rpc` processes on one database.
+///
+/// - Reads run on the caller's thread in a `REPEATABLE READ READ ONLY` transaction (one snapshot).
+/// - Writes run on `writeQueue` (concurrent), each in its own `READ COMMITTED` transaction; the
+///   conditional stock update and the unique idempotency key keep processes from overselling or
+///   placing one key twice. A serialization failure, deadlock or idempotency-key race is retried
+///   (fresh transaction, at most `maxAttempts` times, never after the interruption fired), so it
+///   never reaches a client. `synchronous_commit = on`: completion runs after COMMIT is durable.
+/// - Interruption: a read or write whose interruption fires has its running statement cancelled
+///   with `PQcancel` and is rolled back (`.interrupted`, nothing changed). A write is not
+///   cancelled once its COMMIT is sent. `statement_timeout` is the server-side backup.
+/// - A connection lost with the server fails the calls using it with `.storage` and is dropped;
+///   the next borrow opens a new one.
+///
+/// Thread-safe.
+final class PostgreSQLShopStore: ShopStore {
+    /// Runs of one transaction before a conflict is reported as `.storage`.
+    static let maxAttempts = 8
+
+    private let pool: PostgreSQLConnectionPool
+    private let writeQueue = DispatchQueue(label: "shop-rpc.store.postgres.writes", attributes: .concurrent)
+    private let counts = Locked((transactions: 0, operations: 0))
+
+    private init(pool: PostgreSQLConnectionPool) {
+        self.pool = pool
+    }
+
+    // MARK: - Opening
+
+    /// Connects to `uri` (a `postgres://` or `postgresql://` URI, anything libpq accepts), migrates
+    /// and seeds the database if needed (safe when several processes start at once), and keeps up
+    /// to `poolSize` connections.
+    ///
+    /// - Throws: `.storage` with libpq's message when the server cannot be reached (after the
+    ///   connect timeout), the database or role does not exist, or migrating fails.
+    static func open(uri: String, poolSize: Int) throws(ShopError) -> PostgreSQLShopStore {
+        do {
+            let first = try PostgreSQLConnection(uri: uri)
+            try PostgreSQLSchema.migrate(first)
+            let pool = PostgreSQLConnectionPool(capacity: max(1, poolSize), connections: [first]) {
+                try PostgreSQLConnection(uri: uri)
+            }
+            return PostgreSQLShopStore(pool: pool)
+        } catch {
+            throw ShopError(postgresError: error, interruption: nil)
+        }
+    }
+
+    // MARK: - ShopStore
+
+    func read<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T {
+        do {
+            if interruption?.isInterrupted == true { throw ShopError.interrupted }
+            return try inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", interruption: interruption) { connection in
+                try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
+            }
+        } catch {
+            throw ShopError(postgresError: error, interruption: interruption)
+        }
+    }
+
+    func write<T: Sendable>(
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        _ body: @escaping @Sendable (any ShopWriteTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, ShopError>) -> Void
+    ) {
+        writeQueue.async { [self] in
+            let result: Result<T, ShopError>
+            do {
+                if interruption?.isInterrupted == true { throw ShopError.interrupted }
+                let value = try inTransaction("BEGIN ISOLATION LEVEL READ COMMITTED", interruption: interruption) { connection in
+                    try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
+                }
+                counts.withLock {
+                    $0.transactions += 1
+                    $0.operations += 1
+                }
+                result = .success(value)
+            } catch {
+                result = .failure(ShopError(postgresError: error, interruption: interruption))
+            }
+            callbackQueue.async { completion(result) }
+        }
+    }
+
+    var stats: (transactions: Int, operations: Int) {
+        counts.withLock { $0 }
+    }
+
+    var readConcurrency: Int { pool.capacity }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a transaction opened with `begin` and commits it, on a pooled connection,
+    /// on the caller's thread; runs it again on a conflict (see the type's doc). Statements are
+    /// cancelled when `interruption` fires, up to (not including) COMMIT.
+    private func inTransaction<T>(
+        _ begin: String,
+        interruption: (any ShopInterruption)?,
+        _ body: (PostgreSQLConnection) throws -> T
+    ) throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try pool.withConnection(interruption: interruption) { connection in
+                    let value = try connection.withCancels(from: interruption) {
+                        do {
+                            try connection.execute(begin)
+                        } catch where !connection.isHealthy {
+                            throw StaleConnection(cause: error)
+                        }
+                        return try body(connection)
+                    }
+                    // A cancel that landed after the last statement must still undo the write.
+                    if interruption?.isInterrupted == true { throw ShopError.interrupted }
+                    try connection.execute("COMMIT")
+                    return value
+                }
+            } catch let error as PostgreSQLError where Self.mayRetry(error) && attempt < Self.maxAttempts && interruption?.isInterrupted != true {
+                attempt += 1
+            } catch let stale as StaleConnection {
+                // Nothing ran; the pool has dropped the connection. Again, on a fresh one.
+                guard attempt < Self.maxAttempts, interruption?.isInterrupted != true else { throw stale.cause }
+                attempt += 1
+            }
+        }
+    }
+
+    /// A conflict with another transaction: the rerun sees its outcome (for a duplicate
+    /// idempotency key, the order the other transaction placed).
+    private static func mayRetry(_ error: PostgreSQLError) -> Bool {
+        error.isRetryableConflict || error.isUniqueViolation
+    }
+
+    /// An idle pooled connection turned out to be lost (e.g. the server restarted) when `BEGIN`
+    /// was sent, so the transaction can run on another connection.
+    private struct StaleConnection: Error {
+        let cause: any Error
+    }
+}

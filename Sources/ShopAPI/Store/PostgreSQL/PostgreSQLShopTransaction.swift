@@ -1,0 +1,176 @@
+// MARK: - PostgreSQLShopTransaction
+
+/// The shop's primitive reads and writes as SQL on one PostgreSQL connection, inside a
+/// transaction the store opened. Used only on the thread holding the connection, only during the
+/// transaction.
+///
+/// Checks `interruption` before every statement (`PQcancel` only stops a statement that is
+/// running, so a cancel between statements would otherwise be missed).
+struct PostgreSQLShopTransaction: ShopWriteTransaction {
+    let connection: PostgreSQLConnection
+    let interruption: (any ShopInterruption)?
+
+    private static let productColumns = "p.sku, p.name, p.description, p.category, p.price_cents, p.currency"
+    private static let orderColumns = "seq, order_id, cart_id, total_cents, currency, status, created_at"
+
+    // MARK: - Products and stock
+
+    func products(afterSku: String?, category: String?, limit: Int) throws -> [Product] {
+        if let category {
+            return try query(
+                "SELECT \(Self.productColumns) FROM products p WHERE p.category = $1 AND p.sku > $2 ORDER BY p.sku LIMIT $3",
+                [category, afterSku ?? "", limit], row: Self.product
+            )
+        }
+        return try query(
+            "SELECT \(Self.productColumns) FROM products p WHERE p.sku > $1 ORDER BY p.sku LIMIT $2",
+            [afterSku ?? "", limit], row: Self.product
+        )
+    }
+
+    func product(sku: String) throws -> Product? {
+        try query("SELECT \(Self.productColumns) FROM products p WHERE p.sku = $1", [sku], row: Self.product).first
+    }
+
+    /// Every term must start a word (`\m`, case-insensitively) in name, description or category.
+    /// Terms hold only letters and digits, so they are never regular-expression syntax.
+    func searchProducts(terms: [String], limit: Int) throws -> [Product] {
+        let clauses = terms.indices.map { index in
+            "(p.name || ' ' || p.description || ' ' || p.category) ~* ('\\m' || $\(index + 1))"
+        }
+        let sql = "SELECT \(Self.productColumns) FROM products p WHERE \(clauses.joined(separator: " AND ")) ORDER BY p.sku LIMIT $\(terms.count + 1)"
+        let arguments: [any PostgreSQLValue] = terms.map { $0 as any PostgreSQLValue } + [limit]
+        return try query(sql, arguments, row: Self.product)
+    }
+
+    func available(sku: String) throws -> Int? {
+        try query("SELECT available FROM stock WHERE sku = $1", [sku]) { $0.int(0) }.first
+    }
+
+    // MARK: - Carts
+
+    func cartLines(cartId: String) throws -> [CartLine] {
+        try query("SELECT sku, quantity, unit_price_cents FROM cart_lines WHERE cart_id = $1 ORDER BY id", [cartId], row: Self.line)
+    }
+
+    func setCartLine(cartId: String, line: CartLine) throws {
+        try run(
+            """
+            INSERT INTO cart_lines (cart_id, sku, quantity, unit_price_cents) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (cart_id, sku) DO UPDATE SET quantity = excluded.quantity, unit_price_cents = excluded.unit_price_cents
+            """,
+            [cartId, line.sku, line.quantity, line.unitPriceCents]
+        )
+    }
+
+    func removeCartLine(cartId: String, sku: String) throws {
+        try run("DELETE FROM cart_lines WHERE cart_id = $1 AND sku = $2", [cartId, sku])
+    }
+
+    func clearCart(cartId: String) throws {
+        try run("DELETE FROM cart_lines WHERE cart_id = $1", [cartId])
+    }
+
+    // MARK: - Stock and orders
+
+    /// One conditional UPDATE. Under READ COMMITTED a concurrent writer of the same row (in any
+    /// process) makes this one wait for its commit, then re-checks the condition on the new row,
+    /// so stock never goes negative and no two orders take the same last unit.
+    func takeStock(sku: String, quantity: Int) throws -> Bool {
+        try run("UPDATE stock SET available = available - $2 WHERE sku = $1 AND available >= $2", [sku, quantity]) == 1
+    }
+
+    /// A second transaction inserting the same `idempotencyKey` concurrently waits for the first
+    /// and then fails with `unique_violation`; the store runs it again, and the rerun finds the
+    /// first one's order (see `PostgreSQLShopStore`).
+    func insertOrder(_ order: Order, idempotencyKey: String) throws {
+        let sequence = try query(
+            """
+            INSERT INTO orders (order_id, cart_id, idempotency_key, total_cents, currency, status, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq
+            """,
+            [order.orderId, order.cartId, idempotencyKey, order.totalCents, order.currency, order.status, order.createdAt]
+        ) { $0.int64(0) }.first ?? 0
+        for (number, line) in order.lines.enumerated() {
+            try run(
+                "INSERT INTO order_lines (order_seq, line_no, sku, quantity, unit_price_cents) VALUES ($1, $2, $3, $4, $5)",
+                [sequence, number + 1, line.sku, line.quantity, line.unitPriceCents]
+            )
+        }
+    }
+
+    func order(id: String) throws -> Order? {
+        try query("SELECT \(Self.orderColumns) FROM orders WHERE order_id = $1", [id], row: Self.orderHeader)
+            .first.map(withLines)?.order
+    }
+
+    func orders(cartId: String?, beforeSequence: Int64?, limit: Int) throws -> [StoredOrder] {
+        let before = beforeSequence ?? Int64.max
+        let headers = if let cartId {
+            try query(
+                "SELECT \(Self.orderColumns) FROM orders WHERE cart_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
+                [cartId, before, limit], row: Self.orderHeader
+            )
+        } else {
+            try query(
+                "SELECT \(Self.orderColumns) FROM orders WHERE seq < $1 ORDER BY seq DESC LIMIT $2",
+                [before, limit], row: Self.orderHeader
+            )
+        }
+        return try headers.map(withLines)
+    }
+
+    func orderReference(idempotencyKey: String) throws -> (orderId: String, cartId: String)? {
+        try query("SELECT order_id, cart_id FROM orders WHERE idempotency_key = $1", [idempotencyKey]) {
+            (orderId: $0.text(0), cartId: $0.text(1))
+        }.first
+    }
+
+    // MARK: - Helpers
+
+    private func checkInterruption() throws {
+        if interruption?.isInterrupted == true { throw ShopError.interrupted }
+    }
+
+    private func query<Row>(_ sql: String, _ arguments: [any PostgreSQLValue], row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
+        try checkInterruption()
+        return try connection.query(sql, arguments, row: row)
+    }
+
+    @discardableResult
+    private func run(_ sql: String, _ arguments: [any PostgreSQLValue]) throws -> Int {
+        try checkInterruption()
+        return try connection.run(sql, arguments)
+    }
+
+    /// An order header row with its lines loaded.
+    private func withLines(_ header: StoredOrder) throws -> StoredOrder {
+        let lines = try query(
+            "SELECT sku, quantity, unit_price_cents FROM order_lines WHERE order_seq = $1 ORDER BY line_no",
+            [header.sequence], row: Self.line
+        )
+        let order = header.order
+        return StoredOrder(sequence: header.sequence, order: Order(
+            orderId: order.orderId, cartId: order.cartId, lines: lines, totalCents: order.totalCents,
+            currency: order.currency, status: order.status, createdAt: order.createdAt
+        ))
+    }
+
+    // MARK: - Row mapping
+
+    private static func product(_ row: PostgreSQLRow) -> Product {
+        Product(sku: row.text(0), name: row.text(1), description: row.text(2), category: row.text(3), priceCents: row.int(4), currency: row.text(5))
+    }
+
+    private static func line(_ row: PostgreSQLRow) -> CartLine {
+        CartLine(sku: row.text(0), quantity: row.int(1), unitPriceCents: row.int(2))
+    }
+
+    /// An order without its lines (`withLines` adds them).
+    private static func orderHeader(_ row: PostgreSQLRow) -> StoredOrder {
+        StoredOrder(sequence: row.int64(0), order: Order(
+            orderId: row.text(1), cartId: row.text(2), lines: [], totalCents: row.int(3),
+            currency: row.text(4), status: row.text(5), createdAt: row.text(6)
+        ))
+    }
+}

@@ -1,0 +1,142 @@
+import Dispatch
+import Foundation
+import RPCServer  // Locked
+import XCTest
+@testable import ShopAPI
+
+/// What only the PostgreSQL store has to prove: same catalog and search as SQLite, migration
+/// races, several services (as several processes would) on one database, cancellation through
+/// `PQcancel`. Skipped, with a message, when `SHOP_RPC_TEST_POSTGRES_URI` is not set.
+final class PostgreSQLStoreTests: XCTestCase {
+    private var database: PostgreSQLTestDatabase!
+
+    override func setUpWithError() throws {
+        database = try PostgreSQLTestDatabase()
+    }
+
+    override func tearDown() {
+        database?.drop()
+        super.tearDown()
+    }
+
+    // MARK: - Catalog
+
+    func test_seededCatalog_isIdenticalToSQLite_productsAndStock() throws {
+        let postgres = try ShopService.open(path: database.uri)
+        let sqlite = try ShopService.open(path: ":memory:")
+        XCTAssertEqual(try postgres.allProducts(), try sqlite.allProducts())
+        let skus = (1...CatalogSeed.productCount).map(CatalogSeed.sku)
+        XCTAssertEqual(try postgres.checkInventory(skus: skus, interruption: nil), try sqlite.checkInventory(skus: skus, interruption: nil))
+    }
+
+    func test_search_findsTheSameProductsAsSQLiteFullText() throws {
+        let postgres = try ShopService.open(path: database.uri)
+        let sqlite = try ShopService.open(path: ":memory:")
+        for query in ["ESPRESSO", "garden gloves", "Kite", "premium kitchen", "a", "illustr"] {
+            let expected = Set(try sqlite.searchCatalog(query: query, limit: 200, interruption: nil).items.map(\.sku))
+            XCTAssertFalse(expected.isEmpty, query)
+            XCTAssertEqual(Set(try postgres.searchCatalog(query: query, limit: 200, interruption: nil).items.map(\.sku)), expected, query)
+        }
+    }
+
+    // MARK: - Opening
+
+    func test_open_manyServicesAtOnceOnAnEmptyDatabase_migrateAndSeedOnce() throws {
+        let count = 6
+        let uri = database.uri
+        let services = Locked<[ShopService]>([])
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: count) { _ in
+            do {
+                let service = try ShopService.open(path: uri, postgresPoolSize: 1)
+                services.withLock { $0.append(service) }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        let opened = services.withLock { $0 }
+        XCTAssertEqual(opened.count, count)
+        let expected = CatalogSeed.entries().map(\.product)
+        for service in opened {
+            XCTAssertEqual(try service.allProducts(), expected, "seeded exactly once: no duplicates, nothing missing")
+        }
+    }
+
+    func test_open_unknownDatabase_failsWithStorageErrorNamingIt() throws {
+        var components = try XCTUnwrap(URLComponents(string: database.uri))
+        components.path = "/no_such_database_here"
+        XCTAssertThrowsError(try ShopService.open(path: try XCTUnwrap(components.string))) { error in
+            guard case let .storage(message)? = error as? ShopError else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("no_such_database_here"), message)
+        }
+    }
+
+    // MARK: - Several processes on one database
+
+    func test_placeOrder_racingServicesForTheLastUnits_neverOversell() throws {
+        let services = try (0..<4).map { _ in try ShopService.open(path: database.uri, postgresPoolSize: 3) }
+        let sku = "SKU-0007"
+        let stock = try services[0].available(sku)
+        let results = try placeConcurrently(count: stock + 12, sku: sku, on: services)
+        let placed = results.filter { (try? $0.get()) != nil }.count
+        let outOfStock = results.filter {
+            if case .failure(.outOfStock) = $0 { return true } else { return false }
+        }.count
+        XCTAssertEqual(placed, stock, "every unit sold exactly once")
+        XCTAssertEqual(outOfStock, 12, "the rest fail OutOfStock, none with another error: \(results.filter { (try? $0.get()) == nil })")
+        XCTAssertEqual(try services[0].available(sku), 0)
+    }
+
+    func test_placeOrder_sameKeyOnSeveralServicesAtOnce_placesOneOrder() throws {
+        let services = try (0..<4).map { _ in try ShopService.open(path: database.uri, postgresPoolSize: 2) }
+        let before = try services[0].available("SKU-0004")
+        _ = try services[0].addToCartAndWait("shared", "SKU-0004", 2).get()
+        let boxes = (0..<8).map { _ in ResultBox<Order>() }
+        DispatchQueue.concurrentPerform(iterations: boxes.count) { index in
+            services[index % services.count].placeOrder(cartId: "shared", idempotencyKey: "one-key", interruption: nil) {
+                boxes[index].record($0)
+            }
+        }
+        let orders = try boxes.map { box -> Order in
+            XCTAssertTrue(box.wait())
+            return try XCTUnwrap(box.result).get()
+        }
+        XCTAssertEqual(Set(orders.map(\.orderId)).count, 1, "every retry gets the same order")
+        XCTAssertEqual(try services[1].available("SKU-0004"), before - 2, "stock taken once")
+        XCTAssertEqual(try services[2].listOrders(cartId: "shared", cursor: nil, limit: 10, interruption: nil).items.count, 1)
+    }
+
+    // MARK: - Cancellation
+
+    func test_read_interruptedWhileBlockedOnTheDatabase_isCancelledAndConnectionStaysUsable() throws {
+        let service = try ShopService.open(path: database.uri, postgresPoolSize: 1)
+        let store = try XCTUnwrap(service.store as? PostgreSQLShopStore)
+        let interruption = TestInterruption()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { interruption.interrupt() }
+        let started = Date()
+        XCTAssertThrowsError(try store.read(interruption: interruption) { transaction in
+            // Stands for a slow query: only PQcancel can end it before 20 s.
+            try (transaction as! PostgreSQLShopTransaction).connection.execute("SELECT pg_sleep(20)")
+        }) { XCTAssertEqual($0 as? ShopError, .interrupted) }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15, "hang guard: the cancel reached the server")
+        XCTAssertEqual(try service.product(sku: "SKU-0001", interruption: nil).sku, "SKU-0001", "the pool's only connection is healthy")
+    }
+
+    func test_write_interruptedWhileWaitingForARowLock_changesNothing() throws {
+        let service = try ShopService.open(path: database.uri, postgresPoolSize: 2)
+        _ = try service.addToCartAndWait("c", "SKU-0002", 1).get()
+        let before = try service.available("SKU-0002")
+        // Another session holds the stock row, so the order blocks inside its UPDATE.
+        let blocker = try PostgreSQLConnection(uri: database.uri)
+        try blocker.execute("BEGIN; SELECT 1 FROM stock WHERE sku = 'SKU-0002' FOR UPDATE")
+        let interruption = TestInterruption()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { interruption.interrupt() }
+        XCTAssertEqual(service.placeOrderAndWait("c", key: "k", interruption: interruption).failure, .interrupted)
+        try blocker.execute("ROLLBACK")
+        XCTAssertEqual(try service.available("SKU-0002"), before)
+        XCTAssertEqual(try service.cart(id: "c", interruption: nil).lines.count, 1)
+        XCTAssertEqual(try service.listOrders(cartId: nil, cursor: nil, limit: 10, interruption: nil).items, [])
+        XCTAssertNotNil(try? service.placeOrderAndWait("c", key: "k").get(), "the same key still works afterwards")
+    }
+}
