@@ -49,7 +49,9 @@ extension ShopService {
         let now = self.now
         let makeOrderId = self.makeOrderId
         store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
-            if let placed = try transaction.orderReference(idempotencyKey: idempotencyKey) {
+            /// The order this key already placed, if any (rule 1).
+            func alreadyPlaced() throws -> Order? {
+                guard let placed = try transaction.orderReference(idempotencyKey: idempotencyKey) else { return nil }
                 guard placed.cartId == cartId else {
                     throw ShopError.idempotencyConflict(key: idempotencyKey, cartId: cartId)
                 }
@@ -58,8 +60,15 @@ extension ShopService {
                 }
                 return order
             }
+            if let order = try alreadyPlaced() { return order }
             let lines = try transaction.cartLines(cartId: cartId)
-            guard !lines.isEmpty else { throw ShopError.cartEmpty(cartId: cartId) }
+            guard !lines.isEmpty else {
+                // Another process may have placed this very order (and emptied the cart) since the
+                // first look: on a store whose transactions see each commit as it lands
+                // (PostgreSQL, read committed) the key is visible now. Then it is a retry.
+                if let order = try alreadyPlaced() { return order }
+                throw ShopError.cartEmpty(cartId: cartId)
+            }
             for line in lines where try !transaction.takeStock(sku: line.sku, quantity: line.quantity) {
                 let available = try transaction.available(sku: line.sku) ?? 0
                 throw ShopError.outOfStock(sku: line.sku, requested: line.quantity, available: available)
