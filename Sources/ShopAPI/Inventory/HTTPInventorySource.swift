@@ -1,0 +1,182 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import RPCServer  // Locked: a lock ThreadSanitizer can see
+
+// MARK: - HTTPInventorySource
+
+/// Live stock from an inventory service over HTTP(S) (protocol.md, "Live inventory"):
+/// `GET {base}/stock?sku=A&sku=B` → `200 {"levels":[{"sku":"A","available":3},…]}`.
+///
+/// - At most `maxConcurrent` requests are outstanding; further checks wait in FIFO order without
+///   blocking a thread (`InventoryAdmissionGate`).
+/// - Interruption stops the work: a waiting check leaves the queue and never reaches the service;
+///   a running one has its `URLSessionTask` cancelled, which closes its connection.
+/// - Every failure of the service is `ShopError.inventoryUnavailable`; an answer that is not
+///   exactly the asked SKUs with non-negative integer counts is refused, never shown as stock.
+/// - Thread-safe; `checkInventory` never blocks and calls its completion exactly once.
+///
+/// ```swift
+/// let source = HTTPInventorySource(baseURL: URL(string: "http://127.0.0.1:8080")!, maxConcurrent: 16)
+/// let methods = ShopMethods.specs(service: service, inventory: source)
+/// ```
+public final class HTTPInventorySource: InventorySource {
+    public static let defaultMaxConcurrent = 16
+    /// The largest answer accepted by default. 100 SKUs of a few dozen bytes each need a few
+    /// KiB; anything near this is not a stock answer.
+    public static let defaultMaxBodyBytes = 1 << 20
+
+    public let baseURL: URL
+    public let maxConcurrent: Int
+    public let maxBodyBytes: Int
+    private let gate: InventoryAdmissionGate
+    private let session: InventoryHTTPSession
+
+    /// - Parameters:
+    ///   - baseURL: an `http` or `https` URL (see `isUsableBaseURL`); `/stock` is appended to its path.
+    ///   - maxConcurrent: the most requests outstanding to the service at once (at least 1).
+    ///   - maxBodyBytes: the largest answer accepted; a larger one is `.inventoryUnavailable`.
+    public init(baseURL: URL, maxConcurrent: Int = defaultMaxConcurrent, maxBodyBytes: Int = defaultMaxBodyBytes) {
+        self.baseURL = baseURL
+        self.maxConcurrent = max(1, maxConcurrent)
+        self.maxBodyBytes = max(1, maxBodyBytes)
+        gate = InventoryAdmissionGate(limit: self.maxConcurrent)
+        session = InventoryHTTPSession(maxConnections: self.maxConcurrent, maxBodyBytes: self.maxBodyBytes)
+    }
+
+    /// Whether `url` can be a service base: scheme `http` or `https`, a host, no fragment.
+    public static func isUsableBaseURL(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty, url.fragment == nil
+        else { return false }
+        return true
+    }
+
+    public func checkInventory(
+        skus: [String],
+        interruption: any ShopInterruption,
+        completion: @escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void
+    ) {
+        let distinct = InventoryStockAnswer.distinct(skus)
+        guard let url = InventoryStockAnswer.requestURL(base: baseURL, skus: distinct) else {
+            return completion(.failure(.inventoryUnavailable(detail: "cannot build a request URL from \(baseURL)", status: nil)))
+        }
+        let check = InventoryCheck(ticket: gate.makeTicket(), completion: completion)
+        check.interruptRegistration = interruption.addInterruptHandler { [gate] in
+            check.interrupt(gate: gate)
+        }
+        gate.enter(check.ticket) { [gate, session, maxBodyBytes] in
+            check.start(gate: gate) { done in
+                session.makeTask(url) { outcome in
+                    done(Self.levels(from: outcome, asked: skus, maxBodyBytes: maxBodyBytes))
+                }
+            }
+        }
+    }
+
+    // MARK: - Interpreting the answer
+
+    /// Levels from a finished request, or why there are none.
+    static func levels(from outcome: Result<(Data, HTTPURLResponse), any Error>, asked skus: [String], maxBodyBytes: Int) -> Result<InventoryLevels, ShopError> {
+        switch outcome {
+        case let .failure(error):
+            return .failure(unavailable(error, maxBodyBytes: maxBodyBytes))
+        case let .success((body, response)):
+            guard response.statusCode == 200 else {
+                return .failure(.inventoryUnavailable(detail: "the service answered HTTP \(response.statusCode)", status: response.statusCode))
+            }
+            return Result { () throws(ShopError) in try InventoryStockAnswer.levels(from: body, asked: skus) }
+        }
+    }
+
+    private static func unavailable(_ error: any Error, maxBodyBytes: Int) -> ShopError {
+        if error is InventoryHTTPSession.BodyTooLarge {
+            return .inventoryUnavailable(detail: "the answer is larger than \(maxBodyBytes) bytes", status: 200)
+        }
+        guard let urlError = error as? URLError else {
+            return .inventoryUnavailable(detail: "the request failed: \(error)", status: nil)
+        }
+        let detail: String
+        switch urlError.code {
+        case .cannotConnectToHost: detail = "connection refused"
+        case .cannotFindHost, .dnsLookupFailed: detail = "cannot resolve the service's host"
+        case .timedOut: detail = "the service did not answer in time"
+        case .networkConnectionLost: detail = "the connection was lost before the answer was complete"
+        case .cancelled: detail = "the request was cancelled"
+        default: detail = "the request failed (URLError \(urlError.code.rawValue))"
+        }
+        return .inventoryUnavailable(detail: detail, status: nil)
+    }
+}
+
+// MARK: - InventoryCheck
+
+/// One check's way through the gate and the network, settled by one lock: it is either still
+/// waiting (`task == nil`), running (`task` set), or finished. Thread-safe.
+///
+/// `@unchecked Sendable`: `interruptRegistration` is written once, before `enter`, by the thread
+/// that creates the check, and read only in `finish`, after that (the gate's lock orders it);
+/// everything else is behind `state`.
+private final class InventoryCheck: @unchecked Sendable {
+    private struct State {
+        var interrupted = false
+        var started = false
+        var task: URLSessionTask?
+        var completion: (@Sendable (Result<InventoryLevels, ShopError>) -> Void)?
+    }
+
+    let ticket: InventoryAdmissionGate.Ticket
+    var interruptRegistration: (@Sendable () -> Void)?
+    private let state: Locked<State>
+
+    init(ticket: InventoryAdmissionGate.Ticket, completion: @escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) {
+        self.ticket = ticket
+        state = Locked(State(completion: completion))
+    }
+
+    /// Admitted by the gate: makes the task (unless interrupted meanwhile) and resumes it. The
+    /// slot is given back when the check finishes, however it finishes.
+    func start(gate: InventoryAdmissionGate,
+               makeTask: (@escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) -> URLSessionTask) {
+        let task: URLSessionTask? = state.withLock { state in
+            state.started = true
+            guard !state.interrupted, state.completion != nil else { return nil }
+            let task = makeTask { result in
+                gate.leave()
+                self.finish(result)
+            }
+            state.task = task
+            return task
+        }
+        guard let task else {
+            gate.leave()
+            return finish(.failure(.interrupted))
+        }
+        task.resume()
+    }
+
+    /// The call's deadline passed or it was cancelled: leave the queue, or cancel the request.
+    func interrupt(gate: InventoryAdmissionGate) {
+        let task: URLSessionTask? = state.withLock { state in
+            state.interrupted = true
+            return state.task
+        }
+        if let task {
+            task.cancel()  // completes through the delegate, which gives the slot back
+        } else if gate.withdraw(ticket) {
+            finish(.failure(.interrupted))
+        }
+        // Otherwise it was admitted but has not made its task yet: `start` sees `interrupted`.
+    }
+
+    private func finish(_ result: Result<InventoryLevels, ShopError>) {
+        let completion = state.withLock { state in
+            defer { state.completion = nil; state.task = nil }
+            return state.completion
+        }
+        guard let completion else { return }
+        interruptRegistration?()
+        completion(result)
+    }
+}
