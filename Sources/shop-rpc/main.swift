@@ -10,21 +10,49 @@ let version = "0.1.0"
 let databaseOption = ServerOptions.ApplicationOption(
     flag: "--db", valueName: "PATH",
     help: "the SQLite store (default: $XDG_DATA_HOME/shop-rpc/shop.sqlite; ':memory:' for a throw-away one)")
+let inventoryURLOption = ServerOptions.ApplicationOption(
+    flag: "--inventory-url", valueName: "URL",
+    help: "ask this http(s) inventory service for live stock in inventory.check (GET URL/stock?sku=…)")
+let inventoryMaxConcurrentOption = ServerOptions.ApplicationOption(
+    flag: "--inventory-max-concurrent", valueName: "N",
+    help: "requests outstanding to the inventory service at most; more checks wait in line (default 16)")
+let applicationOptions = [databaseOption, inventoryURLOption, inventoryMaxConcurrentOption]
 
 let options: ServerOptions
 do {
-    options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), applicationOptions: [databaseOption])
+    options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), applicationOptions: applicationOptions)
 } catch {
-    FileHandle.standardError.write(Data("shop-rpc: \(error)\n\(ServerOptions.usage(program: "shop-rpc", applicationOptions: [databaseOption]))\n".utf8))
+    FileHandle.standardError.write(Data("shop-rpc: \(error)\n\(ServerOptions.usage(program: "shop-rpc", applicationOptions: applicationOptions))\n".utf8))
     exit(2)
 }
 if options.showHelp {
-    print(ServerOptions.usage(program: "shop-rpc", applicationOptions: [databaseOption]))
+    print(ServerOptions.usage(program: "shop-rpc", applicationOptions: applicationOptions))
     exit(0)
 }
 if options.showVersion {
     print("shop-rpc \(version)")
     exit(0)
+}
+
+// --inventory-url and --inventory-max-concurrent: checked before the store is opened.
+var inventorySource: HTTPInventorySource?
+if let text = options.applicationValues["--inventory-url"] {
+    guard let url = URL(string: text), HTTPInventorySource.isUsableBaseURL(url) else {
+        FileHandle.standardError.write(Data("shop-rpc: --inventory-url needs an http:// or https:// URL with a host, got '\(text)'\n".utf8))
+        exit(2)
+    }
+    var maxConcurrent = HTTPInventorySource.defaultMaxConcurrent
+    if let limit = options.applicationValues["--inventory-max-concurrent"] {
+        guard let number = Int(limit), (1...4096).contains(number) else {
+            FileHandle.standardError.write(Data("shop-rpc: --inventory-max-concurrent needs an integer from 1 to 4096, got '\(limit)'\n".utf8))
+            exit(2)
+        }
+        maxConcurrent = number
+    }
+    inventorySource = HTTPInventorySource(baseURL: url, maxConcurrent: maxConcurrent)
+} else if options.applicationValues["--inventory-max-concurrent"] != nil {
+    FileHandle.standardError.write(Data("shop-rpc: --inventory-max-concurrent needs --inventory-url\n".utf8))
+    exit(2)
 }
 
 let databasePath = options.applicationValues["--db"] ?? ShopService.defaultDatabasePath
@@ -41,7 +69,7 @@ do {
     FileHandle.standardError.write(Data("shop-rpc: cannot open the store at \(databasePath): \(error)\n".utf8))
     exit(1)
 }
-let registry = MethodRegistry(ShopMethods.specs(service: service))
+let registry = MethodRegistry(ShopMethods.specs(service: service, inventory: inventorySource))
 StdioServer.run(registry: registry, options: options, title: "shop-rpc", version: version) {
     let stats = service.stats
     Log.info("store: \(stats.transactions) write transactions for \(stats.operations) write operations")
