@@ -77,7 +77,7 @@ public enum ShopMethods {
             } catch {
                 return completion(.failure(error))
             }
-            source.checkInventory(skus: params.skus, interruption: context.cancellation) { result in completion(result.mapError { $0 }) }
+            source.checkInventory(skus: params.skus, deadline: context.deadline, interruption: context.cancellation) { result in completion(result.mapError { $0 }) }
         }
     }
 

@@ -13,6 +13,10 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see
 ///   blocking a thread (`InventoryAdmissionGate`).
 /// - Interruption stops the work: a waiting check leaves the queue and never reaches the service;
 ///   a running one has its `URLSessionTask` cancelled, which closes its connection.
+/// - A check admitted with less than `minimumUsefulTime` left before its deadline is not sent
+///   (it gives its slot to the next waiter and ends at its deadline): at peak, when many
+///   deadlines pass together, each cancelled request would otherwise admit a waiter that is
+///   itself cancelled a moment later, and nearly every shed check would still reach the service.
 /// - Every failure of the service is `ShopError.inventoryUnavailable`; an answer that is not
 ///   exactly the asked SKUs with non-negative integer counts is refused, never shown as stock.
 /// - Thread-safe; `checkInventory` never blocks and calls its completion exactly once.
@@ -30,6 +34,7 @@ public final class HTTPInventorySource: InventorySource {
     public let baseURL: URL
     public let maxConcurrent: Int
     public let maxBodyBytes: Int
+    public let minimumUsefulTime: DispatchTimeInterval
     private let gate: InventoryAdmissionGate
     private let session: InventoryHTTPSession
 
@@ -37,10 +42,13 @@ public final class HTTPInventorySource: InventorySource {
     ///   - baseURL: an `http` or `https` URL (see `isUsableBaseURL`); `/stock` is appended to its path.
     ///   - maxConcurrent: the most requests outstanding to the service at once (at least 1).
     ///   - maxBodyBytes: the largest answer accepted; a larger one is `.inventoryUnavailable`.
-    public init(baseURL: URL, maxConcurrent: Int = defaultMaxConcurrent, maxBodyBytes: Int = defaultMaxBodyBytes) {
+    ///   - minimumUsefulTime: a check admitted with less time than this left is not sent.
+    public init(baseURL: URL, maxConcurrent: Int = defaultMaxConcurrent, maxBodyBytes: Int = defaultMaxBodyBytes,
+                minimumUsefulTime: DispatchTimeInterval = .milliseconds(100)) {
         self.baseURL = baseURL
         self.maxConcurrent = max(1, maxConcurrent)
         self.maxBodyBytes = max(1, maxBodyBytes)
+        self.minimumUsefulTime = minimumUsefulTime
         gate = InventoryAdmissionGate(limit: self.maxConcurrent)
         session = InventoryHTTPSession(maxConnections: self.maxConcurrent, maxBodyBytes: self.maxBodyBytes)
     }
@@ -55,6 +63,7 @@ public final class HTTPInventorySource: InventorySource {
 
     public func checkInventory(
         skus: [String],
+        deadline: DispatchTime,
         interruption: any ShopInterruption,
         completion: @escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void
     ) {
@@ -66,8 +75,9 @@ public final class HTTPInventorySource: InventorySource {
         check.interruptRegistration = interruption.addInterruptHandler { [gate] in
             check.interrupt(gate: gate)
         }
+        let latestStart = deadline == .distantFuture ? deadline : deadline - minimumUsefulTime
         gate.enter(check.ticket) { [gate, session, maxBodyBytes] in
-            check.start(gate: gate) { done in
+            check.start(gate: gate, latestStart: latestStart) { done in
                 session.makeTask(url) { outcome in
                     done(Self.levels(from: outcome, asked: skus, maxBodyBytes: maxBodyBytes))
                 }
@@ -113,7 +123,8 @@ public final class HTTPInventorySource: InventorySource {
 // MARK: - InventoryCheck
 
 /// One check's way through the gate and the network, settled by one lock: it is either still
-/// waiting (`task == nil`), running (`task` set), or finished. Thread-safe.
+/// waiting (`task == nil`), running (`task` set), shed (admitted too late: no task, waits for its
+/// interruption), or finished. Thread-safe.
 ///
 /// `@unchecked Sendable`: `interruptRegistration` is written once, before `enter`, by the thread
 /// that creates the check, and read only in `finish`, after that (the gate's lock orders it);
@@ -121,7 +132,7 @@ public final class HTTPInventorySource: InventorySource {
 private final class InventoryCheck: @unchecked Sendable {
     private struct State {
         var interrupted = false
-        var started = false
+        var shed = false
         var task: URLSessionTask?
         var completion: (@Sendable (Result<InventoryLevels, ShopError>) -> Void)?
     }
@@ -135,36 +146,44 @@ private final class InventoryCheck: @unchecked Sendable {
         state = Locked(State(completion: completion))
     }
 
-    /// Admitted by the gate: makes the task (unless interrupted meanwhile) and resumes it. The
-    /// slot is given back when the check finishes, however it finishes.
-    func start(gate: InventoryAdmissionGate,
+    /// Admitted by the gate: makes the task (unless interrupted meanwhile, or admitted after
+    /// `latestStart`) and resumes it. The slot is given back when the request ends, however it ends.
+    func start(gate: InventoryAdmissionGate, latestStart: DispatchTime,
                makeTask: (@escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) -> URLSessionTask) {
-        let task: URLSessionTask? = state.withLock { state in
-            state.started = true
-            guard !state.interrupted, state.completion != nil else { return nil }
+        enum Start { case run(URLSessionTask), interrupted, shed }
+        let start: Start = state.withLock { state in
+            guard !state.interrupted, state.completion != nil else { return .interrupted }
+            guard DispatchTime.now() < latestStart else {
+                state.shed = true
+                return .shed
+            }
             let task = makeTask { result in
                 gate.leave()
                 self.finish(result)
             }
             state.task = task
-            return task
+            return .run(task)
         }
-        guard let task else {
+        switch start {
+        case let .run(task):
+            task.resume()
+        case .interrupted:
             gate.leave()
-            return finish(.failure(.interrupted))
+            finish(.failure(.interrupted))
+        case .shed:
+            gate.leave()  // its deadline's interruption finishes it; the engine replies -32001 then
         }
-        task.resume()
     }
 
     /// The call's deadline passed or it was cancelled: leave the queue, or cancel the request.
     func interrupt(gate: InventoryAdmissionGate) {
-        let task: URLSessionTask? = state.withLock { state in
+        let (task, shed): (URLSessionTask?, Bool) = state.withLock { state in
             state.interrupted = true
-            return state.task
+            return (state.task, state.shed)
         }
         if let task {
             task.cancel()  // completes through the delegate, which gives the slot back
-        } else if gate.withdraw(ticket) {
+        } else if shed || gate.withdraw(ticket) {
             finish(.failure(.interrupted))
         }
         // Otherwise it was admitted but has not made its task yet: `start` sees `interrupted`.

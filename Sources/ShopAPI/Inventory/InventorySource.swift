@@ -1,3 +1,5 @@
+import Dispatch
+
 // MARK: - InventorySource
 
 /// Where `inventory.check` gets live stock when it does not read the local store: an inventory
@@ -8,9 +10,12 @@
 /// order (duplicates answered each time), or with a `ShopError` (`.inventoryUnavailable` when the
 /// source gave no usable answer, `.interrupted` when `interruption` fired first). When
 /// `interruption` fires, the work stops: a queued check never starts, a running one is abandoned.
+/// `deadline` is when `interruption` will fire at the latest (the call's deadline); a source may
+/// use it to avoid starting work that cannot finish in time.
 public protocol InventorySource: Sendable {
     func checkInventory(
         skus: [String],
+        deadline: DispatchTime,
         interruption: any ShopInterruption,
         completion: @escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void
     )
