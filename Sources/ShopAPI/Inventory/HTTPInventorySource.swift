@@ -71,6 +71,7 @@ public final class HTTPInventorySource: InventorySource {
         guard let url = InventoryStockAnswer.requestURL(base: baseURL, skus: distinct) else {
             return completion(.failure(.inventoryUnavailable(detail: "cannot build a request URL from \(baseURL)", status: nil)))
         }
+        guard !interruption.isInterrupted else { return completion(.failure(.interrupted)) }
         let check = InventoryCheck(ticket: gate.makeTicket(), completion: completion)
         check.interruptRegistration = interruption.addInterruptHandler { [gate] in
             check.interrupt(gate: gate)
