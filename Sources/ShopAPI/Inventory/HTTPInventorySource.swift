@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import RPCServer  // Locked: a lock ThreadSanitizer can see
+import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
 
 // MARK: - HTTPInventorySource
 
@@ -183,8 +183,10 @@ private final class InventoryCheck: @unchecked Sendable {
             return (state.task, state.shed)
         }
         if let task {
+            Log.debug("inventory: check interrupted, cancelling its request to the service")
             task.cancel()  // completes through the delegate, which gives the slot back
         } else if shed || gate.withdraw(ticket) {
+            Log.debug("inventory: check interrupted before it was sent; it never reaches the service")
             finish(.failure(.interrupted))
         }
         // Otherwise it was admitted but has not made its task yet: `start` sees `interrupted`.
