@@ -13,8 +13,9 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
 ///   blocking a thread (`InventoryAdmissionGate`).
 /// - Interruption stops the work: a waiting check leaves the queue and never reaches the service;
 ///   a running one has its `URLSessionTask` cancelled, which closes its connection.
-/// - A check admitted with less than `minimumUsefulTime` left before its deadline is not sent
-///   (it gives its slot to the next waiter and ends at its deadline): at peak, when many
+/// - A check admitted with less than `minimumUsefulMilliseconds` (or a quarter of its whole
+///   budget, if that is less) left before its deadline is not sent (it gives its slot to the next
+///   waiter and ends at its deadline): at peak, when many
 ///   deadlines pass together, each cancelled request would otherwise admit a waiter that is
 ///   itself cancelled a moment later, and nearly every shed check would still reach the service.
 /// - Every failure of the service is `ShopError.inventoryUnavailable`; an answer that is not
@@ -34,7 +35,7 @@ public final class HTTPInventorySource: InventorySource {
     public let baseURL: URL
     public let maxConcurrent: Int
     public let maxBodyBytes: Int
-    public let minimumUsefulTime: DispatchTimeInterval
+    public let minimumUsefulMilliseconds: Int
     private let gate: InventoryAdmissionGate
     private let session: InventoryHTTPSession
 
@@ -42,13 +43,14 @@ public final class HTTPInventorySource: InventorySource {
     ///   - baseURL: an `http` or `https` URL (see `isUsableBaseURL`); `/stock` is appended to its path.
     ///   - maxConcurrent: the most requests outstanding to the service at once (at least 1).
     ///   - maxBodyBytes: the largest answer accepted; a larger one is `.inventoryUnavailable`.
-    ///   - minimumUsefulTime: a check admitted with less time than this left is not sent.
+    ///   - minimumUsefulMilliseconds: a check admitted with less time than this (or than a quarter
+    ///     of its budget) left is not sent.
     public init(baseURL: URL, maxConcurrent: Int = defaultMaxConcurrent, maxBodyBytes: Int = defaultMaxBodyBytes,
-                minimumUsefulTime: DispatchTimeInterval = .milliseconds(100)) {
+                minimumUsefulMilliseconds: Int = 100) {
         self.baseURL = baseURL
         self.maxConcurrent = max(1, maxConcurrent)
         self.maxBodyBytes = max(1, maxBodyBytes)
-        self.minimumUsefulTime = minimumUsefulTime
+        self.minimumUsefulMilliseconds = max(0, minimumUsefulMilliseconds)
         gate = InventoryAdmissionGate(limit: self.maxConcurrent)
         session = InventoryHTTPSession(maxConnections: self.maxConcurrent, maxBodyBytes: self.maxBodyBytes)
     }
@@ -76,7 +78,7 @@ public final class HTTPInventorySource: InventorySource {
         check.interruptRegistration = interruption.addInterruptHandler { [gate] in
             check.interrupt(gate: gate)
         }
-        let latestStart = deadline == .distantFuture ? deadline : deadline - minimumUsefulTime
+        let latestStart = Self.latestStart(deadline: deadline, minimumUsefulMilliseconds: minimumUsefulMilliseconds)
         gate.enter(check.ticket) { [gate, session, maxBodyBytes] in
             check.start(gate: gate, latestStart: latestStart) { done in
                 session.makeTask(url) { outcome in
@@ -84,6 +86,15 @@ public final class HTTPInventorySource: InventorySource {
                 }
             }
         }
+    }
+
+    /// When a check stops being worth sending: `minimumUseful` before `deadline`, or a quarter of
+    /// the time left now if that is less (so a call with a 40 ms budget can still be answered).
+    static func latestStart(deadline: DispatchTime, minimumUsefulMilliseconds: Int, now: DispatchTime = .now()) -> DispatchTime {
+        guard deadline != .distantFuture else { return deadline }
+        let left = deadline.uptimeNanoseconds > now.uptimeNanoseconds ? deadline.uptimeNanoseconds - now.uptimeNanoseconds : 0
+        let margin = min(UInt64(minimumUsefulMilliseconds) * 1_000_000, left / 4)
+        return DispatchTime(uptimeNanoseconds: deadline.uptimeNanoseconds - margin)
     }
 
     // MARK: - Interpreting the answer
