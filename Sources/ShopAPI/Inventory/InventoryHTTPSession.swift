@@ -83,13 +83,16 @@ extension InventoryHTTPSession {
                 if tooLarge { transfers[dataTask.taskIdentifier]?.tooLarge = true }
             }
             completionHandler(tooLarge ? .cancel : .allow)
+            // On Linux `.cancel` alone does not stop the transfer (the body keeps arriving).
+            if tooLarge { dataTask.cancel() }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             let overLimit = transfers.withLock { transfers -> Bool in
                 let id = dataTask.taskIdentifier
                 // Only the count and flag are read, so the body buffer stays uniquely referenced.
-                guard let (count, tooLarge) = transfers[id].map({ ($0.body.count, $0.tooLarge) }), !tooLarge else { return false }
+                guard let (count, tooLarge) = transfers[id].map({ ($0.body.count, $0.tooLarge) }) else { return false }
+                if tooLarge { return true }  // cancelled already; cancelling again is harmless
                 if count + data.count > maxBodyBytes {
                     transfers[id]?.tooLarge = true
                     transfers[id]?.body = Data()
