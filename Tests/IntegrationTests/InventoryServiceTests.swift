@@ -113,6 +113,18 @@ final class InventoryServiceTests: XCTestCase {
         XCTAssertEqual(service.waitForStats { $0.closedEarly >= 1 }?.closedEarly, 1)
     }
 
+    func test_inventoryCheck_declaredBodyOverTheLimit_isRefusedAtOnce_andTheTransferStopped() throws {
+        let service = try startService()
+        // A 1 GiB Content-Length that then drips: refused from its headers, not at the deadline.
+        let server = try startServer(["--inventory-url", service.url("/hugeheader")])
+        server.sendLine(check(1, ["SKU-0001"]))
+        let reply = server.readJSON() as? [String: Any]
+        XCTAssertEqual(reply?.errorCode, 1009, "\(reply ?? [:])")
+        XCTAssertEqual(reply?.errorData?["status"] as? Int, 200)
+        XCTAssertTrue((reply?.errorData?["detail"] as? String ?? "").contains("larger than"), "\(reply ?? [:])")
+        XCTAssertEqual(service.waitForStats { $0.closedEarly >= 1 }?.closedEarly, 1, "the transfer was stopped, its connection closed")
+    }
+
     // MARK: - Load shedding
 
     func test_200ConcurrentChecks_withALimitOf8_neverPutMoreThan8OnTheService_andEveryCheckIsAnswered() throws {
