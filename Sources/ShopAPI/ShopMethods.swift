@@ -12,8 +12,9 @@ public enum ShopMethods {
     /// Every other shop method's deadline.
     public static let defaultDeadlineMs = 30_000
 
-    /// The shop's method table, ready to register.
-    public static func specs(service: ShopService) -> [MethodSpec] {
+    /// The shop's method table, ready to register. With an `inventory` source, `inventory.check`
+    /// asks it for live stock instead of reading the store.
+    public static func specs(service: ShopService, inventory: (any InventorySource)? = nil) -> [MethodSpec] {
         let lanes = ReadLanes(count: service.readConcurrency)
         return [
             read("catalog.list", CatalogListParams.self, lanes: lanes, summary: "Products ordered by sku, a page at a time.",
@@ -28,6 +29,7 @@ public enum ShopMethods {
                  params: CatalogSearchParams.schema, result: Schemas.items(of: Schemas.product)) { params, token in
                 try service.searchCatalog(query: params.query, limit: params.limit ?? ShopLimits.defaultPageSize, interruption: token)
             },
+            inventory.map(liveInventoryCheck) ??
             read("inventory.check", InventoryCheckParams.self, lanes: lanes, deadlineMs: inventoryDeadlineMs, deadlineMessage: inventoryUnavailableMessage,
                  summary: "Units available per sku, in request order.", params: InventoryCheckParams.schema, result: Schemas.levels) { params, token in
                 try service.checkInventory(skus: params.skus, interruption: token)
@@ -65,6 +67,21 @@ public enum ShopMethods {
     }
 
     // MARK: - Binding styles
+
+    /// `inventory.check` answered by an `InventorySource` (an inventory service): never blocks a
+    /// thread while it waits; the call's token withdraws a queued check or cancels its request.
+    private static func liveInventoryCheck(_ source: any InventorySource) -> MethodSpec {
+        .callback("inventory.check", params: InventoryCheckParams.self, deadlineMs: inventoryDeadlineMs, deadlineMessage: inventoryUnavailableMessage,
+                  summary: "Units available per sku, in request order, from the inventory service.",
+                  paramsSchema: InventoryCheckParams.schema, resultSchema: Schemas.levels) { (params: InventoryCheckParams, context: CallContext, completion: @escaping @Sendable (Result<InventoryLevels, any Error>) -> Void) in
+            do {
+                try params.validate()
+            } catch {
+                return completion(.failure(error))
+            }
+            source.checkInventory(skus: params.skus, deadline: context.deadline, interruption: context.cancellation) { result in completion(result.mapError { $0 }) }
+        }
+    }
 
     /// A synchronous store read, started on one of the read lanes; the call's token interrupts it.
     private static func read<Params: ValidatedParams, Output: Encodable & Sendable>(
@@ -125,6 +142,10 @@ extension ShopError: RPCErrorConvertible {
         case let .idempotencyConflict(key, cartId): details = ["idempotencyKey": .string(key), "cartId": .string(cartId)]
         case .invalidCursor, .interrupted: details = [:]
         case let .storage(detail): details = ["detail": .string(detail)]
+        case let .inventoryUnavailable(detail, status):
+            var members: JSONObject = ["detail": .string(detail)]
+            if let status { members.append("status", .int(Int64(status))) }
+            details = members
         }
         return RPCError(code: RPCErrorCode(code), type: type, message: message, details: details)
     }

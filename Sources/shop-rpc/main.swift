@@ -13,7 +13,13 @@ let databaseOption = ServerOptions.ApplicationOption(
 let poolOption = ServerOptions.ApplicationOption(
     flag: "--db-pool", valueName: "N",
     help: "PostgreSQL connections per process (default \(ShopService.defaultPostgresPoolSize))")
-let applicationOptions = [databaseOption, poolOption]
+let inventoryURLOption = ServerOptions.ApplicationOption(
+    flag: "--inventory-url", valueName: "URL",
+    help: "ask this http(s) inventory service for live stock in inventory.check (GET URL/stock?sku=…)")
+let inventoryMaxConcurrentOption = ServerOptions.ApplicationOption(
+    flag: "--inventory-max-concurrent", valueName: "N",
+    help: "requests outstanding to the inventory service at most; more checks wait in line (default 16)")
+let applicationOptions = [databaseOption, poolOption, inventoryURLOption, inventoryMaxConcurrentOption]
 
 let options: ServerOptions
 do {
@@ -29,6 +35,27 @@ if options.showHelp {
 if options.showVersion {
     print("shop-rpc \(version)")
     exit(0)
+}
+
+// --inventory-url and --inventory-max-concurrent: checked before the store is opened.
+var inventorySource: HTTPInventorySource?
+if let text = options.applicationValues["--inventory-url"] {
+    guard let url = URL(string: text), HTTPInventorySource.isUsableBaseURL(url) else {
+        FileHandle.standardError.write(Data("shop-rpc: --inventory-url needs an http:// or https:// URL with a host, got '\(text)'\n".utf8))
+        exit(2)
+    }
+    var maxConcurrent = HTTPInventorySource.defaultMaxConcurrent
+    if let limit = options.applicationValues["--inventory-max-concurrent"] {
+        guard let number = Int(limit), (1...4096).contains(number) else {
+            FileHandle.standardError.write(Data("shop-rpc: --inventory-max-concurrent needs an integer from 1 to 4096, got '\(limit)'\n".utf8))
+            exit(2)
+        }
+        maxConcurrent = number
+    }
+    inventorySource = HTTPInventorySource(baseURL: url, maxConcurrent: maxConcurrent)
+} else if options.applicationValues["--inventory-max-concurrent"] != nil {
+    FileHandle.standardError.write(Data("shop-rpc: --inventory-max-concurrent needs --inventory-url\n".utf8))
+    exit(2)
 }
 
 let databasePath = options.applicationValues["--db"] ?? ShopService.defaultDatabasePath
@@ -55,7 +82,7 @@ do {
     FileHandle.standardError.write(Data("shop-rpc: cannot open the \(storeName): \(error)\n".utf8))
     exit(1)
 }
-let registry = MethodRegistry(ShopMethods.specs(service: service))
+let registry = MethodRegistry(ShopMethods.specs(service: service, inventory: inventorySource))
 let identity = ServerIdentity(name: "shop-rpc", title: "Shop RPC", version: version, instructions: """
     A small shop: browse the catalog, check live inventory, fill a cart, place orders. Money is in \
     integer cents (priceCents, totalCents). Add items with cart_add and wait for its result before \

@@ -27,6 +27,10 @@ public enum ShopError: Error, Sendable, Equatable {
     case interrupted
     /// The database failed (I/O, corruption, full disk, lock timeout). Code 1008, `StorageError`.
     case storage(String)
+    /// The inventory service (`--inventory-url`) did not give a usable answer: it refused the
+    /// connection, answered a non-200 status (`status`), or sent a body that is not a valid stock
+    /// answer for the asked SKUs. Code 1009, `InventoryUnavailable`.
+    case inventoryUnavailable(detail: String, status: Int?)
 }
 
 // MARK: - Wire representation
@@ -43,6 +47,7 @@ extension ShopError {
         case .invalidCursor: 1006
         case .interrupted: 1007
         case .storage: 1008
+        case .inventoryUnavailable: 1009
         }
     }
 
@@ -57,6 +62,7 @@ extension ShopError {
         case .invalidCursor: "InvalidCursor"
         case .interrupted: "Interrupted"
         case .storage: "StorageError"
+        case .inventoryUnavailable: "InventoryUnavailable"
         }
     }
 
@@ -79,6 +85,8 @@ extension ShopError {
             "The operation was interrupted before it finished"
         case let .storage(detail):
             "Storage error: \(detail)"
+        case let .inventoryUnavailable(detail, _):
+            "Inventory service unavailable: \(detail)"
         }
     }
 

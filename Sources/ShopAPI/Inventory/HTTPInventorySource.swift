@@ -1,0 +1,215 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
+
+// MARK: - HTTPInventorySource
+
+/// Live stock from an inventory service over HTTP(S) (protocol.md, "Live inventory"):
+/// `GET {base}/stock?sku=A&sku=B` → `200 {"levels":[{"sku":"A","available":3},…]}`.
+///
+/// - At most `maxConcurrent` requests are outstanding; further checks wait in FIFO order without
+///   blocking a thread (`InventoryAdmissionGate`).
+/// - Interruption stops the work: a waiting check leaves the queue and never reaches the service;
+///   a running one has its `URLSessionTask` cancelled, which closes its connection.
+/// - A check admitted with less than `minimumUsefulMilliseconds` (or a quarter of its whole
+///   budget, if that is less) left before its deadline is not sent (it gives its slot to the next
+///   waiter and ends at its deadline): at peak, when many
+///   deadlines pass together, each cancelled request would otherwise admit a waiter that is
+///   itself cancelled a moment later, and nearly every shed check would still reach the service.
+/// - Every failure of the service is `ShopError.inventoryUnavailable`; an answer that is not
+///   exactly the asked SKUs with non-negative integer counts is refused, never shown as stock.
+/// - Thread-safe; `checkInventory` never blocks and calls its completion exactly once.
+///
+/// ```swift
+/// let source = HTTPInventorySource(baseURL: URL(string: "http://127.0.0.1:8080")!, maxConcurrent: 16)
+/// let methods = ShopMethods.specs(service: service, inventory: source)
+/// ```
+public final class HTTPInventorySource: InventorySource {
+    public static let defaultMaxConcurrent = 16
+    /// The largest answer accepted by default. 100 SKUs of a few dozen bytes each need a few
+    /// KiB; anything near this is not a stock answer.
+    public static let defaultMaxBodyBytes = 1 << 20
+
+    public let baseURL: URL
+    public let maxConcurrent: Int
+    public let maxBodyBytes: Int
+    public let minimumUsefulMilliseconds: Int
+    private let gate: InventoryAdmissionGate
+    private let session: InventoryHTTPSession
+
+    /// - Parameters:
+    ///   - baseURL: an `http` or `https` URL (see `isUsableBaseURL`); `/stock` is appended to its path.
+    ///   - maxConcurrent: the most requests outstanding to the service at once (at least 1).
+    ///   - maxBodyBytes: the largest answer accepted; a larger one is `.inventoryUnavailable`.
+    ///   - minimumUsefulMilliseconds: a check admitted with less time than this (or than a quarter
+    ///     of its budget) left is not sent.
+    public init(baseURL: URL, maxConcurrent: Int = defaultMaxConcurrent, maxBodyBytes: Int = defaultMaxBodyBytes,
+                minimumUsefulMilliseconds: Int = 100) {
+        self.baseURL = baseURL
+        self.maxConcurrent = max(1, maxConcurrent)
+        self.maxBodyBytes = max(1, maxBodyBytes)
+        self.minimumUsefulMilliseconds = max(0, minimumUsefulMilliseconds)
+        gate = InventoryAdmissionGate(limit: self.maxConcurrent)
+        session = InventoryHTTPSession(maxConnections: self.maxConcurrent, maxBodyBytes: self.maxBodyBytes)
+    }
+
+    /// Whether `url` can be a service base: scheme `http` or `https`, a host, no fragment.
+    public static func isUsableBaseURL(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty, url.fragment == nil
+        else { return false }
+        return true
+    }
+
+    public func checkInventory(
+        skus: [String],
+        deadline: DispatchTime,
+        interruption: any ShopInterruption,
+        completion: @escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void
+    ) {
+        let distinct = InventoryStockAnswer.distinct(skus)
+        guard let url = InventoryStockAnswer.requestURL(base: baseURL, skus: distinct) else {
+            return completion(.failure(.inventoryUnavailable(detail: "cannot build a request URL from \(baseURL)", status: nil)))
+        }
+        guard !interruption.isInterrupted else { return completion(.failure(.interrupted)) }
+        let check = InventoryCheck(ticket: gate.makeTicket(), completion: completion)
+        check.interruptRegistration = interruption.addInterruptHandler { [gate] in
+            check.interrupt(gate: gate)
+        }
+        let latestStart = Self.latestStart(deadline: deadline, minimumUsefulMilliseconds: minimumUsefulMilliseconds)
+        gate.enter(check.ticket) { [gate, session, maxBodyBytes] in
+            check.start(gate: gate, latestStart: latestStart) { done in
+                session.makeTask(url) { outcome in
+                    done(Self.levels(from: outcome, asked: skus, maxBodyBytes: maxBodyBytes))
+                }
+            }
+        }
+    }
+
+    /// When a check stops being worth sending: `minimumUseful` before `deadline`, or a quarter of
+    /// the time left now if that is less (so a call with a 40 ms budget can still be answered).
+    static func latestStart(deadline: DispatchTime, minimumUsefulMilliseconds: Int, now: DispatchTime = .now()) -> DispatchTime {
+        guard deadline != .distantFuture else { return deadline }
+        let left = deadline.uptimeNanoseconds > now.uptimeNanoseconds ? deadline.uptimeNanoseconds - now.uptimeNanoseconds : 0
+        let margin = min(UInt64(minimumUsefulMilliseconds) * 1_000_000, left / 4)
+        return DispatchTime(uptimeNanoseconds: deadline.uptimeNanoseconds - margin)
+    }
+
+    // MARK: - Interpreting the answer
+
+    /// Levels from a finished request, or why there are none.
+    static func levels(from outcome: Result<(Data, HTTPURLResponse), any Error>, asked skus: [String], maxBodyBytes: Int) -> Result<InventoryLevels, ShopError> {
+        switch outcome {
+        case let .failure(error):
+            return .failure(unavailable(error, maxBodyBytes: maxBodyBytes))
+        case let .success((body, response)):
+            guard response.statusCode == 200 else {
+                return .failure(.inventoryUnavailable(detail: "the service answered HTTP \(response.statusCode)", status: response.statusCode))
+            }
+            return Result { () throws(ShopError) in try InventoryStockAnswer.levels(from: body, asked: skus) }
+        }
+    }
+
+    private static func unavailable(_ error: any Error, maxBodyBytes: Int) -> ShopError {
+        if error is InventoryHTTPSession.BodyTooLarge {
+            return .inventoryUnavailable(detail: "the answer is larger than \(maxBodyBytes) bytes", status: 200)
+        }
+        guard let urlError = error as? URLError else {
+            return .inventoryUnavailable(detail: "the request failed: \(error)", status: nil)
+        }
+        let detail: String
+        switch urlError.code {
+        case .cannotConnectToHost: detail = "connection refused"
+        case .cannotFindHost, .dnsLookupFailed: detail = "cannot resolve the service's host"
+        case .timedOut: detail = "the service did not answer in time"
+        case .networkConnectionLost: detail = "the connection was lost before the answer was complete"
+        case .cancelled: detail = "the request was cancelled"
+        default: detail = "the request failed (URLError \(urlError.code.rawValue))"
+        }
+        return .inventoryUnavailable(detail: detail, status: nil)
+    }
+}
+
+// MARK: - InventoryCheck
+
+/// One check's way through the gate and the network, settled by one lock: it is either still
+/// waiting (`task == nil`), running (`task` set), shed (admitted too late: no task, waits for its
+/// interruption), or finished. Thread-safe.
+///
+/// `@unchecked Sendable`: `interruptRegistration` is written once, before `enter`, by the thread
+/// that creates the check, and read only in `finish`, after that (the gate's lock orders it);
+/// everything else is behind `state`.
+private final class InventoryCheck: @unchecked Sendable {
+    private struct State {
+        var interrupted = false
+        var shed = false
+        var task: URLSessionTask?
+        var completion: (@Sendable (Result<InventoryLevels, ShopError>) -> Void)?
+    }
+
+    let ticket: InventoryAdmissionGate.Ticket
+    var interruptRegistration: (@Sendable () -> Void)?
+    private let state: Locked<State>
+
+    init(ticket: InventoryAdmissionGate.Ticket, completion: @escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) {
+        self.ticket = ticket
+        state = Locked(State(completion: completion))
+    }
+
+    /// Admitted by the gate: makes the task (unless interrupted meanwhile, or admitted after
+    /// `latestStart`) and resumes it. The slot is given back when the request ends, however it ends.
+    func start(gate: InventoryAdmissionGate, latestStart: DispatchTime,
+               makeTask: (@escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) -> URLSessionTask) {
+        enum Start { case run(URLSessionTask), interrupted, shed }
+        let start: Start = state.withLock { state in
+            guard !state.interrupted, state.completion != nil else { return .interrupted }
+            guard DispatchTime.now() < latestStart else {
+                state.shed = true
+                return .shed
+            }
+            let task = makeTask { result in
+                gate.leave()
+                self.finish(result)
+            }
+            state.task = task
+            return .run(task)
+        }
+        switch start {
+        case let .run(task):
+            task.resume()
+        case .interrupted:
+            gate.leave()
+            finish(.failure(.interrupted))
+        case .shed:
+            gate.leave()  // its deadline's interruption finishes it; the engine replies -32001 then
+        }
+    }
+
+    /// The call's deadline passed or it was cancelled: leave the queue, or cancel the request.
+    func interrupt(gate: InventoryAdmissionGate) {
+        let (task, shed): (URLSessionTask?, Bool) = state.withLock { state in
+            state.interrupted = true
+            return (state.task, state.shed)
+        }
+        if let task {
+            Log.debug("inventory: check interrupted, cancelling its request to the service")
+            task.cancel()  // completes through the delegate, which gives the slot back
+        } else if shed || gate.withdraw(ticket) {
+            Log.debug("inventory: check interrupted before it was sent; it never reaches the service")
+            finish(.failure(.interrupted))
+        }
+        // Otherwise it was admitted but has not made its task yet: `start` sees `interrupted`.
+    }
+
+    private func finish(_ result: Result<InventoryLevels, ShopError>) {
+        let completion = state.withLock { state in
+            defer { state.completion = nil; state.task = nil }
+            return state.completion
+        }
+        guard let completion else { return }
+        interruptRegistration?()
+        completion(result)
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import XCTest
+
+/// `inventory.check` against a real inventory service (`scripts/inventory-test-service`) over
+/// real TCP on 127.0.0.1: answers, deadlines that close the upstream connection, load shedding,
+/// and one typed error per failure mode. Waits are hang guards; assertions are about behaviour.
+final class InventoryServiceTests: XCTestCase {
+    private static let unavailableMessage = "Inventory information is temporarily unavailable, please try again later"
+
+    private func startService() throws -> InventoryTestService {
+        let service = try InventoryTestService()
+        addTeardownBlock { service.stop() }
+        return service
+    }
+
+    private func startServer(_ extra: [String]) throws -> ServerProcess {
+        let server = try ServerProcess(["--db", ":memory:"] + extra)
+        addTeardownBlock { server.closeInput(); _ = server.waitForExit(timeout: 20) }
+        return server
+    }
+
+    private func check(_ id: Int, _ skus: [String], deadlineMs: Int? = nil) -> String {
+        var params: [String: Any] = ["skus": skus]
+        if let deadlineMs { params["_meta"] = ["deadlineMs": deadlineMs] }
+        return rpc(id, "inventory.check", params)
+    }
+
+    private func assertDeadlineExceeded(_ reply: [String: Any]?, deadlineMs: Int, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(reply?.errorCode, -32001, "\(reply ?? [:])", file: file, line: line)
+        XCTAssertEqual(reply?.errorMessage, Self.unavailableMessage, file: file, line: line)
+        XCTAssertEqual(reply?.errorType, "DeadlineExceeded", file: file, line: line)
+        XCTAssertEqual(reply?.errorData?["deadlineMs"] as? Int, deadlineMs, file: file, line: line)
+    }
+
+    // MARK: - Answers
+
+    func test_inventoryCheck_withService_answersItsLevelsInRequestOrder_askingEachDistinctSkuOnce() throws {
+        let service = try startService()
+        let server = try startServer(["--inventory-url", service.url()])
+        let odd = "a&b c=d+e/é#7"
+        server.sendLine(check(1, ["SKU-0042", odd, "SKU-0042", "NO-DIGITS"]))
+        let reply = server.readJSON() as? [String: Any]
+        let levels = reply?.result?["levels"] as? [[String: Any]]
+        XCTAssertEqual(levels?.map { $0["sku"] as? String }, ["SKU-0042", odd, "SKU-0042", "NO-DIGITS"], "\(reply ?? [:])")
+        // The service answers the number made of a SKU's digits; the local store knows none of these.
+        XCTAssertEqual(levels?.map { $0["available"] as? Int }, [42, 7, 42, 0])
+        XCTAssertEqual(service.stats()?.lastSkus, ["SKU-0042", odd, "NO-DIGITS"], "one sku parameter per distinct SKU, decoded intact")
+        XCTAssertEqual(service.stats()?.requests, 1)
+    }
+
+    func test_inventoryCheck_withoutTheFlag_stillReadsTheLocalStore() throws {
+        let server = try startServer([])
+        server.sendLine(check(1, ["SKU-0001"]))
+        let reply = server.readJSON() as? [String: Any]
+        XCTAssertNotNil(reply?.result?["levels"], "\(reply ?? [:])")
+        server.sendLine(check(2, ["SKU-0042-UNKNOWN"]))
+        XCTAssertEqual((server.readJSON() as? [String: Any])?.errorCode, 1001, "an unknown SKU is still the store's NotFound")
+    }
+
+    // MARK: - Deadlines cancel the request
+
+    func test_inventoryCheck_serviceSlowerThanTheDeadline_repliesUnavailable_andTheServiceSeesTheConnectionClosed() throws {
+        let service = try startService()
+        let server = try startServer(["--inventory-url", service.url("/delay/6000"), "--deadline", "inventory.check=500"])
+        server.sendLine(check(1, ["SKU-0001"]))
+        assertDeadlineExceeded(server.readJSON() as? [String: Any], deadlineMs: 500)
+        // The server is still running: only the cancelled task can have closed the connection.
+        let stats = service.waitForStats { $0.closedEarly >= 1 }
+        XCTAssertEqual(stats?.closedEarly, 1, "the service saw the request abandoned")
+        XCTAssertEqual(stats?.requests, 1)
+        XCTAssertEqual(stats?.inFlight, 0)
+    }
+
+    func test_inventoryCheck_realFiveSecondDeadline_cancelsTheUpstreamRequest_whilePingIsStillAnswered() throws {
+        let service = try startService()
+        let server = try startServer(["--inventory-url", service.url("/delay/6000")])
+        let sent = Date().timeIntervalSince1970
+        server.sendLine(check(1, ["SKU-0001"]))
+        // Once the request is stuck at the service, the server still answers at once.
+        let stuck = service.waitForStats { $0.inFlight == 1 }
+        XCTAssertEqual(stuck?.inFlight, 1)
+        server.sendLine(rpc(2, "ping"))
+        let first = server.readJSON() as? [String: Any]
+        XCTAssertEqual(first?["id"] as? Int, 2, "the ping is answered while the check waits for the service: \(first ?? [:])")
+        let reply = server.readJSON() as? [String: Any]
+        let replied = Date().timeIntervalSince1970
+        assertDeadlineExceeded(reply, deadlineMs: 5000)
+        let stats = service.waitForStats { $0.closedEarly >= 1 }
+        XCTAssertEqual(stats?.closedEarly, 1, "the 5 s deadline closed the upstream connection")
+        if let stats, let requested = stats.requestTimes.first, let closed = stats.closedEarlyTimes.first {
+            // The trace (measured, not asserted): when each side saw what.
+            print(String(format: "inventory 5 s deadline trace: request sent +0 ms, service got it +%.0f ms, reply -32001 +%.0f ms (elapsedMs %@), service saw the close +%.0f ms",
+                         (requested - sent) * 1000, (replied - sent) * 1000, "\(reply?.errorData?["elapsedMs"] ?? "?")", (closed - sent) * 1000))
+        }
+    }
+
+    func test_inventoryCheck_clientCancel_cancelsTheUpstreamRequest() throws {
+        let service = try startService()
+        let server = try startServer(["--inventory-url", service.url("/delay/6000")])
+        server.sendLine(check(1, ["SKU-0001"]))
+        XCTAssertEqual(service.waitForStats { $0.inFlight == 1 }?.inFlight, 1)
+        server.sendLine(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#)
+        let reply = server.readJSON() as? [String: Any]
+        XCTAssertEqual(reply?.errorCode, -32800, "\(reply ?? [:])")
+        XCTAssertEqual(service.waitForStats { $0.closedEarly >= 1 }?.closedEarly, 1)
+    }
+
+    func test_inventoryCheck_slowDrippingAnswer_endsAtTheDeadline_andClosesTheConnection() throws {
+        let service = try startService()
+        let server = try startServer(["--inventory-url", service.url("/drip/50"), "--deadline", "inventory.check=700"])
+        server.sendLine(check(1, ["SKU-0001"]))
+        assertDeadlineExceeded(server.readJSON() as? [String: Any], deadlineMs: 700)
+        XCTAssertEqual(service.waitForStats { $0.closedEarly >= 1 }?.closedEarly, 1)
+    }
+
+    func test_inventoryCheck_declaredBodyOverTheLimit_isRefusedAtOnce_andTheTransferStopped() throws {
+        let service = try startService()
+        // A 1 GiB Content-Length that then drips: refused from its headers, not at the deadline.
+        let server = try startServer(["--inventory-url", service.url("/hugeheader")])
+        server.sendLine(check(1, ["SKU-0001"]))
+        let reply = server.readJSON() as? [String: Any]
+        XCTAssertEqual(reply?.errorCode, 1009, "\(reply ?? [:])")
+        XCTAssertEqual(reply?.errorData?["status"] as? Int, 200)
+        XCTAssertTrue((reply?.errorData?["detail"] as? String ?? "").contains("larger than"), "\(reply ?? [:])")
+        XCTAssertEqual(service.waitForStats { $0.closedEarly >= 1 }?.closedEarly, 1, "the transfer was stopped, its connection closed")
+    }
+
+    // MARK: - Load shedding
+
+    func test_200ConcurrentChecks_withALimitOf8_neverPutMoreThan8OnTheService_andEveryCheckIsAnswered() throws {
+        let service = try startService()
+        let deadlineMs = 1500
+        let server = try startServer(["--inventory-url", service.url("/delay/1000"), "--inventory-max-concurrent", "8",
+                                      "--deadline", "inventory.check=\(deadlineMs)"])
+        let count = 200
+        var sentAt: [Int: Date] = [:]
+        for id in 1...count {
+            sentAt[id] = Date()
+            server.sendLine(check(id, ["SKU-\(id)"]))
+        }
+        var results = 0
+        var unavailable = 0
+        var latestPastDeadlineMs = 0.0
+        for _ in 1...count {
+            guard let reply = server.readJSON(timeout: 60) as? [String: Any], let id = reply["id"] as? Int else { break }
+            let lateness = Date().timeIntervalSince(sentAt[id] ?? Date()) * 1000 - Double(deadlineMs)
+            latestPastDeadlineMs = max(latestPastDeadlineMs, lateness)
+            // A generous hang guard, not a speed test: every check ends at its deadline at the latest.
+            XCTAssertLessThan(lateness, 5000, "check \(id) answered long after its deadline")
+            if let levels = reply.result?["levels"] as? [[String: Any]] {
+                XCTAssertEqual(levels.first?["available"] as? Int, id, "a result is the service's number for that SKU")
+                results += 1
+            } else {
+                assertDeadlineExceeded(reply, deadlineMs: deadlineMs)
+                unavailable += 1
+            }
+        }
+        XCTAssertEqual(results + unavailable, count, "every check is answered")
+        let stats = service.waitForStats { $0.inFlight == 0 }
+        XCTAssertEqual(stats?.inFlight, 0)
+        XCTAssertLessThanOrEqual(stats?.maxInFlight ?? .max, 8, "never more than the limit on the service at once")
+        XCTAssertGreaterThan(stats?.maxInFlight ?? 0, 0)
+        // 200 checks of 1 s each through 8 slots need 25 s; with 1.5 s deadlines most must have been
+        // shed in the queue, never reaching the service.
+        XCTAssertLessThan(stats?.requests ?? .max, count, "checks past their deadline in the queue never reached the service")
+        XCTAssertGreaterThanOrEqual(stats?.requests ?? 0, results)
+        print("inventory load shedding: \(results) results, \(unavailable) -32001, service got \(stats?.requests ?? -1) requests, peak \(stats?.maxInFlight ?? -1) at once, \(stats?.closedEarly ?? -1) closed early, latest reply \(Int(latestPastDeadlineMs)) ms past its deadline")
+        // And the server is still fine afterwards.
+        server.sendLine(rpc("after", "ping"))
+        XCTAssertEqual((server.readJSON() as? [String: Any])?["id"] as? String, "after")
+    }
+
+    func test_waiterAdmittedWithAlmostNoTimeLeft_isNotSent_andEndsAtItsDeadline() throws {
+        let service = try startService()
+        let server = try startServer(["--inventory-url", service.url("/delay/6000"), "--inventory-max-concurrent", "1",
+                                      "--deadline", "inventory.check=1000"])
+        // A holds the only slot until its deadline; B, sent right after, waits and is admitted when
+        // A's request is cancelled, a moment before its own deadline: too late to be worth sending.
+        server.sendLine(check(1, ["SKU-0001"]))
+        server.sendLine(check(2, ["SKU-0002"]))
+        let replies = server.readReplies(2)
+        assertDeadlineExceeded(replies["1"], deadlineMs: 1000)
+        assertDeadlineExceeded(replies["2"], deadlineMs: 1000)
+        let stats = service.waitForStats { $0.closedEarly >= 1 }
+        XCTAssertEqual(stats?.requests, 1, "B never reached the service")
+        XCTAssertEqual(stats?.closedEarly, 1)
+        server.sendLine(check(3, ["SKU-0003"], deadlineMs: 300))
+        assertDeadlineExceeded(server.readJSON() as? [String: Any], deadlineMs: 300)
+        XCTAssertEqual(service.waitForStats { $0.requests >= 2 && $0.inFlight == 0 }?.requests, 2, "the slot was given back")
+    }
+
+    // MARK: - Failure modes
+
+    func test_inventoryCheck_eachUpstreamFailure_isInventoryUnavailable_withItsStatusAndDetail() throws {
+        let service = try startService()
+        let cases: [(mode: String, status: Int?, detail: String)] = [
+            ("/status/500", 500, "HTTP 500"),
+            ("/status/503", 503, "HTTP 503"),
+            ("/status/404", 404, "HTTP 404"),
+            ("/status/400", 400, "HTTP 400"),
+            ("/garbage", 200, "malformed JSON"),
+            ("/notjson", 200, "malformed JSON"),
+            ("/unknown", 200, "not asked"),
+            ("/missing", 200, "no level"),
+            ("/duplicate", 200, "twice"),
+            ("/negative", 200, "negative"),
+            ("/fraction", 200, "levels"),
+            ("/string", 200, "wrong type"),
+            ("/huge", 200, "larger than"),
+            ("/hugestream", 200, "larger than"),
+        ]
+        for (mode, status, detail) in cases {
+            let server = try startServer(["--inventory-url", service.url(mode)])
+            server.sendLine(check(1, ["SKU-0001", "SKU-0002"]))
+            let reply = server.readJSON() as? [String: Any]
+            XCTAssertEqual(reply?.errorCode, 1009, "\(mode): \(reply ?? [:])")
+            XCTAssertEqual(reply?.errorType, "InventoryUnavailable", mode)
+            XCTAssertEqual(reply?.errorData?["status"] as? Int, status, mode)
+            let text = reply?.errorData?["detail"] as? String ?? ""
+            XCTAssertTrue(text.contains(detail), "\(mode): detail '\(text)' should mention '\(detail)'")
+            XCTAssertNil(reply?.result, "\(mode): never a number shown as stock")
+            server.sendLine(rpc(2, "ping"))
+            XCTAssertEqual((server.readJSON() as? [String: Any])?["id"] as? Int, 2, "\(mode): the server is still responsive")
+            server.closeInput()
+            XCTAssertEqual(server.waitForExit(timeout: 20), 0, mode)
+        }
+    }
+
+    func test_inventoryCheck_connectionRefused_isInventoryUnavailable_withoutStatus() throws {
+        let server = try startServer(["--inventory-url", "http://127.0.0.1:\(try Self.closedPort())"])
+        server.sendLine(check(1, ["SKU-0001"]))
+        let reply = server.readJSON() as? [String: Any]
+        XCTAssertEqual(reply?.errorCode, 1009, "\(reply ?? [:])")
+        XCTAssertEqual(reply?.errorType, "InventoryUnavailable")
+        XCTAssertEqual(reply?.errorData?["detail"] as? String, "connection refused")
+        XCTAssertNil(reply?.errorData?["status"])
+    }
+
+    // MARK: - Flags
+
+    func test_inventoryFlags_unusableValues_exitTwoWithAMessage() throws {
+        let bad: [[String]] = [
+            ["--inventory-url", "ftp://127.0.0.1/"],
+            ["--inventory-url", "not a url"],
+            ["--inventory-url", "http://127.0.0.1:9", "--inventory-max-concurrent", "0"],
+            ["--inventory-url", "http://127.0.0.1:9", "--inventory-max-concurrent", "many"],
+            ["--inventory-max-concurrent", "8"],
+        ]
+        for arguments in bad {
+            let server = try ServerProcess(["--db", ":memory:"] + arguments)
+            XCTAssertEqual(server.waitForExit(timeout: 20), 2, "\(arguments)")
+            XCTAssertTrue(server.stderrOutput.contains("--inventory"), "\(arguments): \(server.stderrOutput)")
+        }
+    }
+
+    /// A port on 127.0.0.1 that was just bound and closed, so nothing listens on it.
+    private static func closedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw NSError(domain: "socket", code: Int(errno)) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw NSError(domain: "bind", code: Int(errno)) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
