@@ -106,3 +106,11 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
         SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)))
     }
 }
+
+// MARK: - Pooling
+
+extension SQLiteConnection: PooledConnection {
+    /// Always kept: a SQLite connection has no server to lose, and an in-memory store's only
+    /// connection *is* the database.
+    var isReusable: Bool { true }
+}

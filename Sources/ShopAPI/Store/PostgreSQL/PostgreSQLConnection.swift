@@ -167,3 +167,10 @@ extension Array where Element == String? {
         return copies.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer(body)
     }
 }
+
+// MARK: - Pooling
+
+extension PostgreSQLConnection: PooledConnection {
+    /// Kept only while the server is there and no transaction is left open.
+    var isReusable: Bool { isHealthy && !isInTransaction }
+}

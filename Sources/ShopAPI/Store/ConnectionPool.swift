@@ -1,26 +1,37 @@
 import Foundation
 
-// MARK: - PostgreSQLConnectionPool
+// MARK: - ConnectionPool
 
-/// Lends PostgreSQL connections to one caller at a time, opening them lazily up to `capacity`.
+/// A connection a `ConnectionPool` can lend: it can end a transaction left open, and say whether it
+/// is still worth keeping afterwards.
+protocol PooledConnection: AnyObject {
+    /// Rolls back a transaction left open (a failed or interrupted one).
+    func rollbackIfInTransaction()
+    /// Whether the connection can serve the next caller (false once the server is gone, say).
+    var isReusable: Bool { get }
+}
+
+/// Lends database connections (SQLite's, PostgreSQL's) to one caller at a time, opening them
+/// lazily up to `capacity`.
 ///
 /// Thread-safe: all state is guarded by `condition`. A caller waits while every connection is
 /// lent out; a waiting caller whose interruption fires is woken by it (no polling) and stops
-/// waiting with `.interrupted`. A connection comes back with no transaction open; one that is
-/// broken (lost server) or cannot be rolled back is closed instead of kept, and a later borrow
-/// opens a fresh one, which is how the pool reconnects after a server restart.
-final class PostgreSQLConnectionPool: @unchecked Sendable {  // all mutable state is guarded by `condition`
+/// waiting with `.interrupted`. A connection comes back with no transaction open; one that is no
+/// longer reusable (a lost PostgreSQL server) is dropped instead of kept, and a later borrow opens
+/// a fresh one, which is how a pool reconnects after a server restart. Connections close when the
+/// pool is released.
+final class ConnectionPool<Connection: PooledConnection>: @unchecked Sendable {  // all mutable state is guarded by `condition`
     private let condition = NSCondition()
     let capacity: Int
-    private let openConnection: @Sendable () throws -> PostgreSQLConnection
+    private let openConnection: @Sendable () throws -> Connection
     /// Guarded by `condition`.
-    private var idle: [PostgreSQLConnection]
+    private var idle: [Connection]
     /// Connections in existence, idle or lent. Guarded by `condition`.
     private var openCount: Int
 
     /// A pool of at most `capacity` connections, starting with `connections`, opening more with
     /// `openConnection` when needed.
-    init(capacity: Int, connections: [PostgreSQLConnection] = [], openConnection: @escaping @Sendable () throws -> PostgreSQLConnection) {
+    init(capacity: Int, connections: [Connection] = [], openConnection: @escaping @Sendable () throws -> Connection) {
         precondition(capacity >= max(1, connections.count))
         self.capacity = capacity
         self.idle = connections
@@ -31,13 +42,13 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {  // all mutable stat
     // MARK: - Lending
 
     /// Runs `body` with a connection that no one else uses meanwhile, on the caller's thread.
-    func withConnection<T>(interruption: (any ShopInterruption)?, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
+    func withConnection<T>(interruption: (any ShopInterruption)?, _ body: (Connection) throws -> T) throws -> T {
         let connection = try borrow(interruption: interruption)
         defer { giveBack(connection) }
         return try body(connection)
     }
 
-    private func borrow(interruption: (any ShopInterruption)?) throws -> PostgreSQLConnection {
+    private func borrow(interruption: (any ShopInterruption)?) throws -> Connection {
         var stopWaking: (@Sendable () -> Void)?
         defer { stopWaking?() }
         condition.lock()
@@ -80,9 +91,9 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {  // all mutable stat
         }
     }
 
-    private func giveBack(_ connection: PostgreSQLConnection) {
+    private func giveBack(_ connection: Connection) {
         connection.rollbackIfInTransaction()
-        let keep = connection.isHealthy && !connection.isInTransaction
+        let keep = connection.isReusable
         condition.lock()
         if keep {
             idle.append(connection)
@@ -93,3 +104,6 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {  // all mutable stat
         condition.unlock()
     }
 }
+
+typealias SQLiteConnectionPool = ConnectionPool<SQLiteConnection>
+typealias PostgreSQLConnectionPool = ConnectionPool<PostgreSQLConnection>
