@@ -28,7 +28,8 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
             throw SQLiteError(code: code, message: "cannot open \(path): \(message)")
         }
         handle = opened
-        interruptSwitch = InterruptSwitch(handle: opened)
+        nonisolated(unsafe) let interruptible = opened  // only passed to sqlite3_interrupt, which SQLite allows from any thread
+        interruptSwitch = InterruptSwitch { sqlite3_interrupt(interruptible) }
         sqlite3_extended_result_codes(handle, 1)
     }
 
@@ -109,7 +110,7 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
 
 // MARK: - Pooling
 
-extension SQLiteConnection: PooledConnection {
+extension SQLiteConnection: PooledConnection, InterruptibleConnection {
     /// Always kept: a SQLite connection has no server to lose, and an in-memory store's only
     /// connection *is* the database.
     var isReusable: Bool { true }

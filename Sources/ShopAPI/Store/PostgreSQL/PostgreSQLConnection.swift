@@ -7,9 +7,9 @@ import Foundation
 ///
 /// Not thread-safe: one thread at a time. It is `@unchecked Sendable` only so it can move between
 /// threads: it is reached solely through `PostgreSQLConnectionPool.withConnection`, which hands it
-/// to one caller at a time. The exception is `cancelSwitch`, which is thread-safe (`PQcancel` may
-/// be called from any thread). Closes itself on deinit.
-final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time, through PostgreSQLConnectionPool; cancelSwitch from any thread
+/// to one caller at a time. The exception is `interruptSwitch`, which is thread-safe (`PQcancel`
+/// may be called from any thread). Closes itself on deinit.
+final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time, through PostgreSQLConnectionPool; interruptSwitch from any thread
     /// Seconds libpq waits for the server when connecting, unless the URI says otherwise.
     static let connectTimeoutSeconds = 5
     /// The server stops any one statement after this long: a backup for a lost `PQcancel`, longer
@@ -17,8 +17,8 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     static let statementTimeoutMilliseconds = 30_000
 
     private let handle: OpaquePointer
-    /// Lets a cancelled call stop this connection's running statement (see `withCancels`).
-    let cancelSwitch: PostgreSQLCancelSwitch
+    /// Lets a cancelled call stop this connection's running statement (see `withInterrupts`).
+    let interruptSwitch: InterruptSwitch
 
     // MARK: - Opening
 
@@ -48,7 +48,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
             throw PostgreSQLError(sqlState: "", message: "cannot make a cancel request object")
         }
         handle = opened
-        cancelSwitch = PostgreSQLCancelSwitch(cancel: cancel)
+        interruptSwitch = InterruptSwitch(interrupt: PostgreSQLCancelRequest(cancel: cancel).send)
         try execute("SET synchronous_commit = on; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning")
     }
 
@@ -170,7 +170,7 @@ extension Array where Element == String? {
 
 // MARK: - Pooling
 
-extension PostgreSQLConnection: PooledConnection {
+extension PostgreSQLConnection: PooledConnection, InterruptibleConnection {
     /// Kept only while the server is there and no transaction is left open.
     var isReusable: Bool { isHealthy && !isInTransaction }
 }

@@ -111,7 +111,7 @@ final class PostgreSQLShopStore: ShopStore {
         while true {
             do {
                 return try pool.withConnection(interruption: interruption) { connection in
-                    let value = try connection.withCancels(from: interruption) {
+                    let value = try connection.withInterrupts(from: interruption) {
                         do {
                             try connection.execute(begin)
                         } catch where !connection.isHealthy {
