@@ -10,26 +10,24 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
     let searchMode: ProductSearchMode
     let interruption: (any ShopInterruption)?
 
-    private static let productColumns = "p.sku, p.name, p.description, p.category, p.price_cents, p.currency"
-    private static let orderColumns = "seq, order_id, cart_id, total_cents, currency, status, created_at"
 
     // MARK: - Products and stock
 
     func products(afterSku: String?, category: String?, limit: Int) throws -> [Product] {
         if let category {
             return try query(
-                "SELECT \(Self.productColumns) FROM products p WHERE p.category = ?1 AND p.sku > ?2 ORDER BY p.sku LIMIT ?3",
-                [category, afterSku ?? "", limit], row: Self.product
+                "SELECT \(ShopRows.productColumns) FROM products p WHERE p.category = ?1 AND p.sku > ?2 ORDER BY p.sku LIMIT ?3",
+                [category, afterSku ?? "", limit], row: ShopRows.product
             )
         }
         return try query(
-            "SELECT \(Self.productColumns) FROM products p WHERE p.sku > ?1 ORDER BY p.sku LIMIT ?2",
-            [afterSku ?? "", limit], row: Self.product
+            "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku > ?1 ORDER BY p.sku LIMIT ?2",
+            [afterSku ?? "", limit], row: ShopRows.product
         )
     }
 
     func product(sku: String) throws -> Product? {
-        try query("SELECT \(Self.productColumns) FROM products p WHERE p.sku = ?1", [sku], row: Self.product).first
+        try query("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1", [sku], row: ShopRows.product).first
     }
 
     func searchProducts(terms: [String], limit: Int) throws -> [Product] {
@@ -37,10 +35,10 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
         case .fullText:
             return try query(
                 """
-                SELECT \(Self.productColumns) FROM product_search s JOIN products p ON p.sku = s.sku
+                SELECT \(ShopRows.productColumns) FROM product_search s JOIN products p ON p.sku = s.sku
                 WHERE product_search MATCH ?1 ORDER BY bm25(product_search), p.sku LIMIT ?2
                 """,
-                [ProductSearchIndex.fullTextQuery(terms: terms), limit], row: Self.product
+                [ProductSearchIndex.fullTextQuery(terms: terms), limit], row: ShopRows.product
             )
         case .like:
             // One clause per term (?1 … ?n), every term must match; the limit is ?(n+1).
@@ -48,9 +46,9 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
                 let parameter = "?\(index + 1)"
                 return "(p.name LIKE \(parameter) ESCAPE '\\' OR p.description LIKE \(parameter) ESCAPE '\\' OR p.category LIKE \(parameter) ESCAPE '\\')"
             }
-            let sql = "SELECT \(Self.productColumns) FROM products p WHERE \(clauses.joined(separator: " AND ")) ORDER BY p.sku LIMIT ?\(terms.count + 1)"
+            let sql = "SELECT \(ShopRows.productColumns) FROM products p WHERE \(clauses.joined(separator: " AND ")) ORDER BY p.sku LIMIT ?\(terms.count + 1)"
             let patterns: [any SQLiteBindable] = terms.map(ProductSearchIndex.likePattern(term:))
-            return try query(sql, patterns + [limit], row: Self.product)
+            return try query(sql, patterns + [limit], row: ShopRows.product)
         }
     }
 
@@ -61,7 +59,7 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
     // MARK: - Carts
 
     func cartLines(cartId: String) throws -> [CartLine] {
-        try query("SELECT sku, quantity, unit_price_cents FROM cart_lines WHERE cart_id = ?1 ORDER BY id", [cartId], row: Self.line)
+        try query("SELECT sku, quantity, unit_price_cents FROM cart_lines WHERE cart_id = ?1 ORDER BY id", [cartId], row: ShopRows.line)
     }
 
     func setCartLine(cartId: String, line: CartLine) throws {
@@ -108,7 +106,7 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
     }
 
     func order(id: String) throws -> Order? {
-        try query("SELECT \(Self.orderColumns) FROM orders WHERE order_id = ?1", [id], row: Self.orderHeader)
+        try query("SELECT \(ShopRows.orderColumns) FROM orders WHERE order_id = ?1", [id], row: ShopRows.orderHeader)
             .first.map(withLines)?.order
     }
 
@@ -116,13 +114,13 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
         let before = beforeSequence ?? Int64.max
         let headers = if let cartId {
             try query(
-                "SELECT \(Self.orderColumns) FROM orders WHERE cart_id = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3",
-                [cartId, before, limit], row: Self.orderHeader
+                "SELECT \(ShopRows.orderColumns) FROM orders WHERE cart_id = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3",
+                [cartId, before, limit], row: ShopRows.orderHeader
             )
         } else {
             try query(
-                "SELECT \(Self.orderColumns) FROM orders WHERE seq < ?1 ORDER BY seq DESC LIMIT ?2",
-                [before, limit], row: Self.orderHeader
+                "SELECT \(ShopRows.orderColumns) FROM orders WHERE seq < ?1 ORDER BY seq DESC LIMIT ?2",
+                [before, limit], row: ShopRows.orderHeader
             )
         }
         return try headers.map(withLines)
@@ -155,30 +153,8 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
     private func withLines(_ header: StoredOrder) throws -> StoredOrder {
         let lines = try query(
             "SELECT sku, quantity, unit_price_cents FROM order_lines WHERE order_seq = ?1 ORDER BY line_no",
-            [header.sequence], row: Self.line
+            [header.sequence], row: ShopRows.line
         )
-        let order = header.order
-        return StoredOrder(sequence: header.sequence, order: Order(
-            orderId: order.orderId, cartId: order.cartId, lines: lines, totalCents: order.totalCents,
-            currency: order.currency, status: order.status, createdAt: order.createdAt
-        ))
-    }
-
-    // MARK: - Row mapping
-
-    private static func product(_ row: SQLiteStatement) -> Product {
-        Product(sku: row.text(0), name: row.text(1), description: row.text(2), category: row.text(3), priceCents: row.int(4), currency: row.text(5))
-    }
-
-    private static func line(_ row: SQLiteStatement) -> CartLine {
-        CartLine(sku: row.text(0), quantity: row.int(1), unitPriceCents: row.int(2))
-    }
-
-    /// An order without its lines (`withLines` adds them).
-    private static func orderHeader(_ row: SQLiteStatement) -> StoredOrder {
-        StoredOrder(sequence: row.int64(0), order: Order(
-            orderId: row.text(1), cartId: row.text(2), lines: [], totalCents: row.int(3),
-            currency: row.text(4), status: row.text(5), createdAt: row.text(6)
-        ))
+        return ShopRows.withLines(header, lines)
     }
 }

@@ -10,26 +10,24 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
     let connection: PostgreSQLConnection
     let interruption: (any ShopInterruption)?
 
-    private static let productColumns = "p.sku, p.name, p.description, p.category, p.price_cents, p.currency"
-    private static let orderColumns = "seq, order_id, cart_id, total_cents, currency, status, created_at"
 
     // MARK: - Products and stock
 
     func products(afterSku: String?, category: String?, limit: Int) throws -> [Product] {
         if let category {
             return try query(
-                "SELECT \(Self.productColumns) FROM products p WHERE p.category = $1 AND p.sku > $2 ORDER BY p.sku LIMIT $3",
-                [category, afterSku ?? "", limit], row: Self.product
+                "SELECT \(ShopRows.productColumns) FROM products p WHERE p.category = $1 AND p.sku > $2 ORDER BY p.sku LIMIT $3",
+                [category, afterSku ?? "", limit], row: ShopRows.product
             )
         }
         return try query(
-            "SELECT \(Self.productColumns) FROM products p WHERE p.sku > $1 ORDER BY p.sku LIMIT $2",
-            [afterSku ?? "", limit], row: Self.product
+            "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku > $1 ORDER BY p.sku LIMIT $2",
+            [afterSku ?? "", limit], row: ShopRows.product
         )
     }
 
     func product(sku: String) throws -> Product? {
-        try query("SELECT \(Self.productColumns) FROM products p WHERE p.sku = $1", [sku], row: Self.product).first
+        try query("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = $1", [sku], row: ShopRows.product).first
     }
 
     /// Every term must start a word (`\m`, case-insensitively) in name, description or category.
@@ -38,9 +36,9 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         let clauses = terms.indices.map { index in
             "(p.name || ' ' || p.description || ' ' || p.category) ~* ('\\m' || $\(index + 1))"
         }
-        let sql = "SELECT \(Self.productColumns) FROM products p WHERE \(clauses.joined(separator: " AND ")) ORDER BY p.sku LIMIT $\(terms.count + 1)"
+        let sql = "SELECT \(ShopRows.productColumns) FROM products p WHERE \(clauses.joined(separator: " AND ")) ORDER BY p.sku LIMIT $\(terms.count + 1)"
         let arguments: [any PostgreSQLValue] = terms.map { $0 as any PostgreSQLValue } + [limit]
-        return try query(sql, arguments, row: Self.product)
+        return try query(sql, arguments, row: ShopRows.product)
     }
 
     func available(sku: String) throws -> Int? {
@@ -50,7 +48,7 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
     // MARK: - Carts
 
     func cartLines(cartId: String) throws -> [CartLine] {
-        try query("SELECT sku, quantity, unit_price_cents FROM cart_lines WHERE cart_id = $1 ORDER BY id", [cartId], row: Self.line)
+        try query("SELECT sku, quantity, unit_price_cents FROM cart_lines WHERE cart_id = $1 ORDER BY id", [cartId], row: ShopRows.line)
     }
 
     func setCartLine(cartId: String, line: CartLine) throws {
@@ -100,7 +98,7 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
     }
 
     func order(id: String) throws -> Order? {
-        try query("SELECT \(Self.orderColumns) FROM orders WHERE order_id = $1", [id], row: Self.orderHeader)
+        try query("SELECT \(ShopRows.orderColumns) FROM orders WHERE order_id = $1", [id], row: ShopRows.orderHeader)
             .first.map(withLines)?.order
     }
 
@@ -108,13 +106,13 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         let before = beforeSequence ?? Int64.max
         let headers = if let cartId {
             try query(
-                "SELECT \(Self.orderColumns) FROM orders WHERE cart_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
-                [cartId, before, limit], row: Self.orderHeader
+                "SELECT \(ShopRows.orderColumns) FROM orders WHERE cart_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
+                [cartId, before, limit], row: ShopRows.orderHeader
             )
         } else {
             try query(
-                "SELECT \(Self.orderColumns) FROM orders WHERE seq < $1 ORDER BY seq DESC LIMIT $2",
-                [before, limit], row: Self.orderHeader
+                "SELECT \(ShopRows.orderColumns) FROM orders WHERE seq < $1 ORDER BY seq DESC LIMIT $2",
+                [before, limit], row: ShopRows.orderHeader
             )
         }
         return try headers.map(withLines)
@@ -147,30 +145,8 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
     private func withLines(_ header: StoredOrder) throws -> StoredOrder {
         let lines = try query(
             "SELECT sku, quantity, unit_price_cents FROM order_lines WHERE order_seq = $1 ORDER BY line_no",
-            [header.sequence], row: Self.line
+            [header.sequence], row: ShopRows.line
         )
-        let order = header.order
-        return StoredOrder(sequence: header.sequence, order: Order(
-            orderId: order.orderId, cartId: order.cartId, lines: lines, totalCents: order.totalCents,
-            currency: order.currency, status: order.status, createdAt: order.createdAt
-        ))
-    }
-
-    // MARK: - Row mapping
-
-    private static func product(_ row: PostgreSQLRow) -> Product {
-        Product(sku: row.text(0), name: row.text(1), description: row.text(2), category: row.text(3), priceCents: row.int(4), currency: row.text(5))
-    }
-
-    private static func line(_ row: PostgreSQLRow) -> CartLine {
-        CartLine(sku: row.text(0), quantity: row.int(1), unitPriceCents: row.int(2))
-    }
-
-    /// An order without its lines (`withLines` adds them).
-    private static func orderHeader(_ row: PostgreSQLRow) -> StoredOrder {
-        StoredOrder(sequence: row.int64(0), order: Order(
-            orderId: row.text(1), cartId: row.text(2), lines: [], totalCents: row.int(3),
-            currency: row.text(4), status: row.text(5), createdAt: row.text(6)
-        ))
+        return ShopRows.withLines(header, lines)
     }
 }

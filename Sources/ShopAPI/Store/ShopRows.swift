@@ -1,0 +1,49 @@
+// MARK: - StoreRow
+
+/// One result row of either store's connection, read by column index (SQLite's statement,
+/// PostgreSQL's row).
+protocol StoreRow {
+    func text(_ column: Int32) -> String
+    func int(_ column: Int32) -> Int
+    func int64(_ column: Int32) -> Int64
+}
+
+extension SQLiteStatement: StoreRow {}
+extension PostgreSQLRow: StoreRow {}
+
+// MARK: - ShopRows
+
+/// The shop's rows as both stores select them: the column lists and how a row of each becomes a
+/// domain value. One place, so the two stores cannot drift apart. Pure; any thread.
+enum ShopRows {
+    /// The columns `product` reads, from `products p`.
+    static let productColumns = "p.sku, p.name, p.description, p.category, p.price_cents, p.currency"
+    /// The columns `orderHeader` reads, from `orders`.
+    static let orderColumns = "seq, order_id, cart_id, total_cents, currency, status, created_at"
+
+    static func product<Row: StoreRow>(_ row: Row) -> Product {
+        Product(sku: row.text(0), name: row.text(1), description: row.text(2), category: row.text(3), priceCents: row.int(4), currency: row.text(5))
+    }
+
+    /// A cart or order line: `sku, quantity, unit_price_cents`.
+    static func line<Row: StoreRow>(_ row: Row) -> CartLine {
+        CartLine(sku: row.text(0), quantity: row.int(1), unitPriceCents: row.int(2))
+    }
+
+    /// An order without its lines (`withLines` adds them).
+    static func orderHeader<Row: StoreRow>(_ row: Row) -> StoredOrder {
+        StoredOrder(sequence: row.int64(0), order: Order(
+            orderId: row.text(1), cartId: row.text(2), lines: [], totalCents: row.int(3),
+            currency: row.text(4), status: row.text(5), createdAt: row.text(6)
+        ))
+    }
+
+    /// `header` with its lines.
+    static func withLines(_ header: StoredOrder, _ lines: [CartLine]) -> StoredOrder {
+        let order = header.order
+        return StoredOrder(sequence: header.sequence, order: Order(
+            orderId: order.orderId, cartId: order.cartId, lines: lines, totalCents: order.totalCents,
+            currency: order.currency, status: order.status, createdAt: order.createdAt
+        ))
+    }
+}
