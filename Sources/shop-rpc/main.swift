@@ -37,6 +37,16 @@ if options.showVersion {
     exit(0)
 }
 
+/// An integer application option in `range`, nil if absent; out of range: a message and exit 2.
+func integerOption(_ flag: String, in range: ClosedRange<Int>) -> Int? {
+    do {
+        return try options.applicationInteger(flag, in: range)
+    } catch {
+        FileHandle.standardError.write(Data("shop-rpc: \(error)\n".utf8))
+        exit(2)
+    }
+}
+
 // --inventory-url and --inventory-max-concurrent: checked before the store is opened.
 var inventorySource: HTTPInventorySource?
 if let text = options.applicationValues["--inventory-url"] {
@@ -44,14 +54,7 @@ if let text = options.applicationValues["--inventory-url"] {
         FileHandle.standardError.write(Data("shop-rpc: --inventory-url needs an http:// or https:// URL with a host, got '\(text)'\n".utf8))
         exit(2)
     }
-    var maxConcurrent = HTTPInventorySource.defaultMaxConcurrent
-    if let limit = options.applicationValues["--inventory-max-concurrent"] {
-        guard let number = Int(limit), (1...4096).contains(number) else {
-            FileHandle.standardError.write(Data("shop-rpc: --inventory-max-concurrent needs an integer from 1 to 4096, got '\(limit)'\n".utf8))
-            exit(2)
-        }
-        maxConcurrent = number
-    }
+    let maxConcurrent = integerOption("--inventory-max-concurrent", in: 1...4096) ?? HTTPInventorySource.defaultMaxConcurrent
     inventorySource = HTTPInventorySource(baseURL: url, maxConcurrent: maxConcurrent)
 } else if options.applicationValues["--inventory-max-concurrent"] != nil {
     FileHandle.standardError.write(Data("shop-rpc: --inventory-max-concurrent needs --inventory-url\n".utf8))
@@ -65,14 +68,7 @@ if let scheme = ShopService.uriScheme(of: databasePath), !ShopService.postgresSc
     FileHandle.standardError.write(Data("shop-rpc: --db \(databasePath): '\(scheme)://' stores are not supported; give a SQLite file path, :memory: or a postgres:// URI\n".utf8))
     exit(2)
 }
-var poolSize = ShopService.defaultPostgresPoolSize
-if let value = options.applicationValues["--db-pool"] {
-    guard let size = Int(value), (1...256).contains(size) else {
-        FileHandle.standardError.write(Data("shop-rpc: --db-pool \(value): give a number of connections from 1 to 256\n".utf8))
-        exit(2)
-    }
-    poolSize = size
-}
+let poolSize = integerOption("--db-pool", in: 1...256) ?? ShopService.defaultPostgresPoolSize
 let service: ShopService
 do {
     service = try ShopService.open(path: databasePath, postgresPoolSize: poolSize)

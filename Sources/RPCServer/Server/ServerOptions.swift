@@ -119,17 +119,26 @@ public struct ServerOptions: Sendable {
     public static let maxFlagNumber = 1 << 40
 
     private static func positive(_ text: String, flag: String) throws(UsageError) -> Int {
-        guard let number = Int(text), number > 0, number <= maxFlagNumber else {
-            throw UsageError(description: "\(flag) needs an integer from 1 to \(maxFlagNumber), got '\(text)'")
+        try integer(text, flag: flag, in: 1...maxFlagNumber)
+    }
+
+    private static func nonNegative(_ text: String, flag: String) throws(UsageError) -> Int {
+        try integer(text, flag: flag, in: 0...maxFlagNumber)
+    }
+
+    private static func integer(_ text: String, flag: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError(description: "\(flag) needs an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return number
     }
 
-    private static func nonNegative(_ text: String, flag: String) throws(UsageError) -> Int {
-        guard let number = Int(text), number >= 0, number <= maxFlagNumber else {
-            throw UsageError(description: "\(flag) needs an integer from 0 to \(maxFlagNumber), got '\(text)'")
-        }
-        return number
+    /// The value of an application option that takes an integer, checked against `range`; nil
+    /// when the flag was not given.
+    /// - Throws: `UsageError` worded like the engine's own numeric flags.
+    public func applicationInteger(_ flag: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = applicationValues[flag] else { return nil }
+        return try Self.integer(text, flag: flag, in: range)
     }
 }
 
