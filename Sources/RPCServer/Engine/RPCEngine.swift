@@ -279,8 +279,7 @@ public final class RPCEngine: Sendable {
             return answerInline(request, target: target, .failure(.invalidParams("'name' must be a string", field: "name")))
         }
         guard let methodName = tools.method(forTool: name), let method = methods[methodName] else {
-            let shown = name.count > 200 ? String(name.prefix(200)) + "…" : name
-            return answerInline(request, target: target, .failure(.invalidParams("Unknown tool: \(shown)", field: "name")))
+            return answerInline(request, target: target, .failure(.invalidParams("Unknown tool: \(RPCError.abbreviated(name))", field: "name")))
         }
         var arguments: JSONObject
         switch params["arguments"] {

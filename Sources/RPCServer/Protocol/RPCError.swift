@@ -42,6 +42,12 @@ public protocol RPCErrorConvertible: Error {
 // MARK: - The engine's errors
 
 extension RPCError {
+    /// `text` cut to its first 200 characters (and "…"), so a client-chosen name or id cannot make
+    /// an error message arbitrarily long.
+    static func abbreviated(_ text: String) -> String {
+        text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+
     public static func parseError(_ error: JSONParseError) -> RPCError {
         RPCError(code: .parseError, type: "ParseError", message: "Parse error: \(error.detail)",
                  details: ["detail": .string(error.detail), "offset": .int(Int64(error.offset))])
@@ -61,13 +67,12 @@ extension RPCError {
     }
 
     public static func duplicateID(_ id: RequestID) -> RPCError {
-        let shown = id.description.count > 200 ? String(id.description.prefix(200)) + "…" : id.description
-        return RPCError(code: .invalidRequest, type: "DuplicateId", message: "Request id \(shown) is already in flight",
-                        details: ["id": id.json])
+        RPCError(code: .invalidRequest, type: "DuplicateId", message: "Request id \(abbreviated(id.description)) is already in flight",
+                 details: ["id": id.json])
     }
 
     public static func methodNotFound(_ method: String) -> RPCError {
-        let shown = method.count > 200 ? String(method.prefix(200)) + "…" : method
+        let shown = abbreviated(method)
         return RPCError(code: .methodNotFound, type: "MethodNotFound", message: "Method not found: \(shown)",
                         details: ["method": .string(shown)])
     }
