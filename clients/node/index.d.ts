@@ -227,6 +227,7 @@ export const ErrorCode: Readonly<{
   InvalidCursor: 1006;
   Interrupted: 1007;
   StorageError: 1008;
+  InventoryUnavailable: 1009;
 }>;
 
 export interface ErrorContext {
@@ -286,6 +287,12 @@ export class CartEmptyError extends ShopError {
 export class IdempotencyConflictError extends ShopError {
   readonly idempotencyKey: string | undefined;
   readonly cartId: string | undefined;
+}
+/** 1009: the live inventory service gave no usable answer; retry later. */
+export class InventoryUnavailableError extends ShopError {
+  readonly detail: string | undefined;
+  /** The service's HTTP status when it answered at all. */
+  readonly status: number | undefined;
 }
 
 /** The server exited, crashed or closed its output, or the client was closed. */

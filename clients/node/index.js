@@ -22,5 +22,6 @@ export {
   InvalidQuantityError,
   CartEmptyError,
   IdempotencyConflictError,
+  InventoryUnavailableError,
   ConnectionLostError,
 } from './lib/errors.js';

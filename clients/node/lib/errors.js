@@ -21,6 +21,7 @@ export const ErrorCode = Object.freeze({
   InvalidCursor: 1006,
   Interrupted: 1007,
   StorageError: 1008,
+  InventoryUnavailable: 1009,
 });
 
 /** The lowest code of the shop's own errors. */
@@ -126,6 +127,20 @@ export class IdempotencyConflictError extends ShopError {
   }
 }
 
+/**
+ * The live inventory service gave no usable answer (only `inventory.check` on a server started with
+ * `--inventory-url`). Worth retrying later; a slow service is a `DeadlineExceededError` instead.
+ */
+export class InventoryUnavailableError extends ShopError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    /** What went wrong, for people. */
+    this.detail = this.data.detail;
+    /** The service's HTTP status when it answered at all, else `undefined`. */
+    this.status = this.data.status;
+  }
+}
+
 // MARK: - Transport
 
 /**
@@ -167,6 +182,7 @@ const CLASS_BY_TYPE = new Map([
   ['InvalidQuantity', InvalidQuantityError],
   ['CartEmpty', CartEmptyError],
   ['IdempotencyConflict', IdempotencyConflictError],
+  ['InventoryUnavailable', InventoryUnavailableError],
 ]);
 
 const CLASS_BY_CODE = new Map([
@@ -183,6 +199,7 @@ const CLASS_BY_CODE = new Map([
   [ErrorCode.InvalidQuantity, InvalidQuantityError],
   [ErrorCode.CartEmpty, CartEmptyError],
   [ErrorCode.IdempotencyConflict, IdempotencyConflictError],
+  [ErrorCode.InventoryUnavailable, InventoryUnavailableError],
 ]);
 
 /**

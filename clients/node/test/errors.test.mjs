@@ -8,6 +8,7 @@ import {
   InvalidParamsError,
   InvalidQuantityError,
   InvalidRequestError,
+  InventoryUnavailableError,
   MethodNotFoundError,
   NotFoundError,
   OutOfStockError,
@@ -39,6 +40,7 @@ test('errorFromReply_eachDataType_mapsToItsClass', () => {
     [1005, 'IdempotencyConflict', IdempotencyConflictError],
     [1006, 'InvalidCursor', ShopError],
     [1008, 'StorageError', ShopError],
+    [1009, 'InventoryUnavailable', InventoryUnavailableError],
   ];
   for (const [code, type, ErrorClass] of cases) {
     const error = errorFromReply({ code, message: 'm', data: { type } }, { requestId: 7, method: 'x.y' });
@@ -49,6 +51,14 @@ test('errorFromReply_eachDataType_mapsToItsClass', () => {
     assert.equal(error.requestId, 7);
     assert.equal(error.name, ErrorClass.name);
   }
+});
+
+test('errorFromReply_inventoryUnavailable_carriesDetailAndStatus', () => {
+  const error = errorFromReply({ code: 1009, message: 'm', data: { type: 'InventoryUnavailable', detail: 'HTTP 503', status: 503 } });
+  assert.ok(error instanceof InventoryUnavailableError && error instanceof ShopError);
+  assert.equal(error.detail, 'HTTP 503');
+  assert.equal(error.status, 503);
+  assert.ok(errorFromReply({ code: 1009, message: 'm' }) instanceof InventoryUnavailableError);
 });
 
 test('errorFromReply_dataTypeDisagreesWithCode_typeWins', () => {

@@ -3,12 +3,14 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import {
   ConnectionLostError,
   DeadlineExceededError,
   InvalidParamsError,
+  InventoryUnavailableError,
   NotFoundError,
   RequestCancelledError,
 } from '../index.js';
@@ -30,6 +32,30 @@ const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('binary_isFound', () => {
   assert.ok(serverBinary());
+});
+
+/** A loopback port that was free a moment ago: nothing listens there, so connections are refused. */
+async function freeLoopbackPort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test('inventoryCheck_serviceRefusesConnections_rejectsWithInventoryUnavailable', async () => {
+  const port = await freeLoopbackPort();
+  await withServer(['--inventory-url', `http://127.0.0.1:${port}`], async (client) => {
+    await assert.rejects(client.inventoryCheck(['SKU-0001']), (error) => {
+      assert.ok(error instanceof InventoryUnavailableError, `got ${error.constructor.name}`);
+      assert.equal(error.code, 1009);
+      assert.equal(error.method, 'inventory.check');
+      assert.ok(typeof error.detail === 'string' && error.detail.length > 0);
+      assert.equal(error.status, undefined, 'no HTTP answer, so no status');
+      return true;
+    });
+    assert.deepEqual(await client.ping(), {});
+  });
 });
 
 test('batch_slowFirstElement_outcomesInRequestOrder', async () => {

@@ -33,6 +33,7 @@ __all__ = [
     "InvalidCursorError",
     "StoreInterruptedError",
     "StorageError",
+    "InventoryUnavailableError",
     "ConnectionLostError",
     "ClientClosedError",
     "error_from_wire",
@@ -58,6 +59,7 @@ class ErrorCode:
     INVALID_CURSOR = 1006
     INTERRUPTED = 1007
     STORAGE_ERROR = 1008
+    INVENTORY_UNAVAILABLE = 1009
 
     #: Codes at or above this are shop (domain) errors.
     FIRST_SHOP_CODE = 1000
@@ -280,6 +282,23 @@ class StorageError(ShopError):
     """1008 ``StorageError``: the database failed."""
 
 
+class InventoryUnavailableError(ShopError):
+    """1009 ``InventoryUnavailable``: the live inventory service gave no usable answer.
+
+    Only ``inventory.check`` on a server started with ``--inventory-url`` raises it. ``detail`` says
+    what went wrong; ``status`` is the service's HTTP status when it answered at all (else ``None``).
+    Worth retrying later, as the message says; a slow service is a :class:`DeadlineExceededError` instead.
+    """
+
+    @property
+    def detail(self) -> Optional[str]:
+        return self.data.get("detail")
+
+    @property
+    def status(self) -> Optional[int]:
+        return self.data.get("status")
+
+
 # MARK: - Client-side errors
 
 
@@ -322,6 +341,7 @@ _BY_TYPE: Dict[str, Type[RPCError]] = {
     "InvalidCursor": InvalidCursorError,
     "Interrupted": StoreInterruptedError,
     "StorageError": StorageError,
+    "InventoryUnavailable": InventoryUnavailableError,
 }
 
 _BY_CODE: Dict[int, Type[RPCError]] = {
@@ -341,6 +361,7 @@ _BY_CODE: Dict[int, Type[RPCError]] = {
     ErrorCode.INVALID_CURSOR: InvalidCursorError,
     ErrorCode.INTERRUPTED: StoreInterruptedError,
     ErrorCode.STORAGE_ERROR: StorageError,
+    ErrorCode.INVENTORY_UNAVAILABLE: InventoryUnavailableError,
 }
 
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from shoprpc.errors import (ConnectionLostError, DeadlineExceededError, InvalidParamsError, OutOfStockError, RPCError,
-                            ShopError, error_from_wire)
+from shoprpc.errors import (ConnectionLostError, DeadlineExceededError, InvalidParamsError, InventoryUnavailableError,
+                            OutOfStockError, RPCError, ShopError, error_from_wire)
 from shoprpc.framing import NdjsonDecoder, encode_message
 from shoprpc.messages import deadline_ms_for, with_meta
 
@@ -65,3 +65,8 @@ def test_errorFromWire_choosesByDataTypeThenCode() -> None:
     assert isinstance(deadline, DeadlineExceededError)
     assert (str(deadline), deadline.method, deadline.deadline_ms, deadline.elapsed_ms) == ("late", "x", 5, 6)
     assert not issubclass(ConnectionLostError, RPCError)
+    unavailable = error_from_wire({"code": 1009, "message": "m", "data": {"type": "InventoryUnavailable",
+                                   "detail": "HTTP 503", "status": 503}})
+    assert isinstance(unavailable, InventoryUnavailableError) and isinstance(unavailable, ShopError)
+    assert (unavailable.detail, unavailable.status) == ("HTTP 503", 503)
+    assert type(error_from_wire({"code": 1009, "message": "m"})) is InventoryUnavailableError

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -12,6 +13,7 @@ import pytest
 from support import PROMPT, FakePeer
 from shoprpc import (CartEmptyError, ClientClosedError, ClientDeadlineExceededError, ConnectionLostError,
                      DeadlineExceededError, IdempotencyConflictError, InvalidParamsError, InvalidQuantityError,
+                     InventoryUnavailableError,
                      MethodNotFoundError, NotFoundError, OutOfStockError, RequestCancelledError, ServerNotFoundError,
                      ShopClient)
 
@@ -162,6 +164,20 @@ def test_timeout_pastServerDeadline_raisesDeadlineExceededWithInventoryMessage(s
     assert str(error.value) == error.value.message == INVENTORY_MESSAGE
     assert (error.value.code, error.value.method, error.value.deadline_ms) == (-32001, "inventory.check", 200)
     assert error.value.elapsed_ms is not None
+    assert shop.ping() == {}
+
+
+def test_inventoryServiceRefusingConnections_raisesInventoryUnavailableWithDetail(spawn) -> None:
+    # A loopback port that was just free: nothing listens there, so the server's request is refused.
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    shop = spawn("--inventory-url", f"http://127.0.0.1:{port}")
+    with pytest.raises(InventoryUnavailableError) as error:
+        shop.inventory_check(["SKU-0001"])
+    assert (error.value.code, error.value.type, error.value.request_method) == (1009, "InventoryUnavailable", "inventory.check")
+    assert isinstance(error.value.detail, str) and error.value.detail
+    assert error.value.status is None, "no HTTP answer, so no status"
     assert shop.ping() == {}
 
 
