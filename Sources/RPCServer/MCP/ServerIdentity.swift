@@ -1,5 +1,10 @@
 /// How a server presents itself: in `rpc.discover`, in MCP's `initialize` result (`serverInfo`,
 /// `instructions`) and in its log lines. Immutable.
+///
+/// ```swift
+/// let identity = ServerIdentity(name: "hello-rpc", title: "Hello RPC", version: "1.0.0",
+///                               instructions: "Call hello_greet with a name.")
+/// ```
 public struct ServerIdentity: Sendable, Equatable {
     /// A short machine name (`shop-rpc`): MCP `serverInfo.name`, the log prefix.
     public var name: String
