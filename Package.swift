@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "RPCServer", targets: ["RPCServer"]),
         .library(name: "ShopAPI", targets: ["ShopAPI"]),
         .executable(name: "shop-rpc", targets: ["shop-rpc"]),
+        .executable(name: "hello-rpc", targets: ["hello-rpc"]),
     ],
     targets: [
         // The generic JSON-RPC 2.0 engine: framing, codec, calls, deadlines, stdio transport.
@@ -30,9 +31,11 @@ let package = Package(
         .target(name: "ShopAPI", dependencies: ["RPCServer", "CSQLite", "CPostgreSQL"]),
         // Thin executable: flags, store, method table, run.
         .executableTarget(name: "shop-rpc", dependencies: ["RPCServer", "ShopAPI"]),
+        // A server of someone else's, built on RPCServer alone: the library's smallest complete use.
+        .executableTarget(name: "hello-rpc", dependencies: ["RPCServer"], path: "examples/hello-rpc"),
         .testTarget(name: "RPCServerTests", dependencies: ["RPCServer"]),
         .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "RPCServer", "CSQLite", "CPostgreSQL"]),
-        // Spawns the real binary over real pipes; depends on it so `swift test` builds it.
-        .testTarget(name: "IntegrationTests", dependencies: ["shop-rpc"]),
+        // Spawns the real binaries over real pipes; depends on them so `swift test` builds them.
+        .testTarget(name: "IntegrationTests", dependencies: ["shop-rpc", "hello-rpc"]),
     ]
 )

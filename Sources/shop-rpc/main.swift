@@ -87,7 +87,13 @@ let identity = ServerIdentity(name: "shop-rpc", title: "Shop RPC", version: vers
     deadline; inventory_check gives up after 5 s when the inventory service is slow: say so and \
     offer to try again later.
     """)
-StdioServer.run(registry: registry, options: options, identity: identity) {
+do {
+    let reason = try StdioServer.run(registry: registry, options: options, identity: identity)
     let stats = service.stats
     Log.info("store: \(stats.transactions) write transactions for \(stats.operations) write operations")
+    // _exit after a flush, not exit(): a handler past its deadline may still run on another thread.
+    StdioServer.exitProcess(status: reason.status)
+} catch {
+    FileHandle.standardError.write(Data("shop-rpc: \(error)\n".utf8))
+    StdioServer.exitProcess(status: 2)
 }

@@ -16,16 +16,23 @@ final class ServerProcess: @unchecked Sendable {
     /// The binary under test: `SHOP_RPC_BIN`, else the one built next to this test bundle.
     static var binaryURL: URL {
         if let path = ProcessInfo.processInfo.environment["SHOP_RPC_BIN"] { return URL(fileURLWithPath: path) }
+        return builtBinary("shop-rpc")
+    }
+
+    /// The executable product `name` built next to this test bundle.
+    static func builtBinary(_ name: String) -> URL {
         var directory = Bundle(for: ServerProcess.self).bundleURL
         while directory.pathExtension == "xctest" || directory.lastPathComponent == "Contents" {
             directory.deleteLastPathComponent()
         }
-        return directory.appendingPathComponent("shop-rpc")
+        return directory.appendingPathComponent(name)
     }
 
     /// `closeStdout` closes our end of the server's stdout at once (a client that went away).
-    init(_ arguments: [String] = ["--db", ":memory:"], environment: [String: String]? = nil, closeStdout: Bool = false) throws {
-        process.executableURL = Self.binaryURL
+    /// `executable` is the server to spawn (shop-rpc unless a test names another).
+    init(_ arguments: [String] = ["--db", ":memory:"], environment: [String: String]? = nil, closeStdout: Bool = false,
+         executable: URL = ServerProcess.binaryURL) throws {
+        process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
         process.standardInput = stdin

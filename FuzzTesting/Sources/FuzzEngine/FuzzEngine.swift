@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 import FuzzSupport
-import RPCServer
+@testable import RPCServer  // the engine's internals (FrameDecoder, JSONParser, RPCEngine) are package-only
 import ShopAPI
 
 /// libFuzzer entry for the whole engine in-process.

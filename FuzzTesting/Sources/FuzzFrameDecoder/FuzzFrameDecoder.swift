@@ -1,5 +1,5 @@
 import FuzzSupport
-import RPCServer
+@testable import RPCServer  // the engine's internals (FrameDecoder, JSONParser, RPCEngine) are package-only
 
 /// libFuzzer entry for `FrameDecoder`.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import RPCServer
+@testable import RPCServer  // the engine's internals (FrameDecoder, JSONParser, RPCEngine) are package-only
 
 /// libFuzzer entry for `JSONParser`.
 ///

@@ -1,4 +1,4 @@
-import RPCServer
+@testable import RPCServer  // the engine's internals (FrameDecoder, JSONParser, RPCEngine) are package-only
 
 /// JSON equality for round-trip checks, stricter than `JSONValue ==` where that is lenient and
 /// looser only where JSON itself is: numbers compare by value (an integral double written as `3`

@@ -1,4 +1,4 @@
-import RPCServer
+@testable import RPCServer  // the engine's internals (FrameDecoder, JSONParser, RPCEngine) are package-only
 
 /// What the replies to a set of messages must look like, worked out from the messages alone by
 /// reading protocol.md (not by calling `MessageDecoder`), and the check of actual replies against it.

@@ -5,6 +5,15 @@
 ///
 /// A handler may still run after its registration was removed if `cancel()` had already taken it
 /// (handlers run outside the lock); work that reuses what a handler touches must allow for that.
+///
+/// ```swift
+/// .callback("report.build", params: NoParams.self) { _, context, done in
+///     let job = ReportJob(done: done)
+///     let registration = context.cancellation.onCancel { job.stop() }  // deadline, cancel, shutdown
+///     job.onFinish { registration.remove() }
+///     job.start()
+/// }
+/// ```
 public final class CancellationToken: Sendable {
     private struct State {
         var isCancelled = false

@@ -1,4 +1,9 @@
-/// Tunables of an `RPCEngine`; the command line maps onto these (see protocol.md, section 9).
+/// Tunables of the engine; the command line maps onto these (see protocol.md, section 9).
+///
+/// ```swift
+/// var options = try ServerOptions.parse(arguments)
+/// options.engine.maxInflight = 64          // same as --max-inflight 64
+/// ```
 public struct EngineConfiguration: Sendable {
     /// Calls in flight before the transport stops reading.
     public var maxInflight = 1024

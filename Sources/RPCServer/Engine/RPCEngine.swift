@@ -8,16 +8,16 @@ import Dispatch
 /// Guarantees: exactly one reply per request id; a cancel never overtakes the request it names
 /// (both are handled in arrival order on the reader queue); a slow call never delays a fast one;
 /// batch replies keep request order. Thread-safe; entry points state their queue.
-public final class RPCEngine: Sendable {
-    public let readerQueue: DispatchQueue
-    public let workQueue: DispatchQueue
-    public let timerQueue: DispatchQueue
-    public let configuration: EngineConfiguration
-    public let registry: MethodRegistry
-    public let identity: ServerIdentity
+package final class RPCEngine: Sendable {
+    package let readerQueue: DispatchQueue
+    package let workQueue: DispatchQueue
+    package let timerQueue: DispatchQueue
+    package let configuration: EngineConfiguration
+    package let registry: MethodRegistry
+    package let identity: ServerIdentity
 
     /// The default queue for completions of `submit` when the caller does not inject one.
-    public static let defaultCallbackQueue = DispatchQueue(label: "RPCServer.callbacks")
+    package static let defaultCallbackQueue = DispatchQueue(label: "RPCServer.callbacks")
 
     /// Each method with what the engine needs per call, resolved once so starting a call hashes
     /// the method name once.
@@ -52,7 +52,7 @@ public final class RPCEngine: Sendable {
     ///   - registry: the methods to serve (also listed as MCP tools).
     ///   - configuration: limits and tunables.
     ///   - identity: how the server presents itself in `rpc.discover` and MCP's `initialize`.
-    public init(registry: MethodRegistry, configuration: EngineConfiguration = EngineConfiguration(),
+    package init(registry: MethodRegistry, configuration: EngineConfiguration = EngineConfiguration(),
                 identity: ServerIdentity = ServerIdentity(name: "rpc-server", version: "0.0.0")) {
         self.registry = registry
         self.configuration = configuration
@@ -80,7 +80,7 @@ public final class RPCEngine: Sendable {
     /// In-process entry: decodes one message and answers it through `reply`, which is called on
     /// `callbackQueue` once per reply (never for notifications) and for each progress notification.
     /// Thread-safe; call from any queue.
-    public func submit(_ message: [UInt8], callbackQueue: DispatchQueue = RPCEngine.defaultCallbackQueue,
+    package func submit(_ message: [UInt8], callbackQueue: DispatchQueue = RPCEngine.defaultCallbackQueue,
                        reply: @escaping @Sendable ([UInt8]) -> Void) {
         let channel = ReplyChannel(queue: callbackQueue, deliver: reply)
         readerQueue.async {
@@ -90,7 +90,7 @@ public final class RPCEngine: Sendable {
     }
 
     /// Handles one decoded message. - Important: call on the reader queue, in arrival order.
-    public func receiveOnReaderQueue(_ message: IncomingMessage, channel: ReplyChannel) {
+    package func receiveOnReaderQueue(_ message: IncomingMessage, channel: ReplyChannel) {
         dispatchPrecondition(condition: .onQueue(readerQueue))
         switch message {
         case .single(.invalid(let error, let id)):
@@ -171,18 +171,18 @@ public final class RPCEngine: Sendable {
 
     /// Calls in flight (requests and notifications whose handlers have not settled), plus batches
     /// whose reply has not been sent.
-    public var inflightCount: Int { inflight.withLock { $0.count } }
+    package var inflightCount: Int { inflight.withLock { $0.count } }
 
     /// Whether another call may start without exceeding `maxInflight`.
-    public var hasCapacity: Bool { inflight.withLock { $0.count < configuration.maxInflight } }
+    package var hasCapacity: Bool { inflight.withLock { $0.count < configuration.maxInflight } }
 
     /// In-flight calls at or below which a paused reader resumes: hysteresis, so a full pipeline
     /// wakes the reader once per quarter of the limit rather than once per completed call.
-    public var resumeThreshold: Int { max(0, configuration.maxInflight - max(1, configuration.maxInflight / 4)) }
+    package var resumeThreshold: Int { max(0, configuration.maxInflight - max(1, configuration.maxInflight / 4)) }
 
     /// Runs `action` on the reader queue once in-flight calls are at or below `resumeThreshold`
     /// (at once if they are).
-    public func notifyWhenCapacityAvailable(_ action: @escaping @Sendable () -> Void) {
+    package func notifyWhenCapacityAvailable(_ action: @escaping @Sendable () -> Void) {
         let now = inflight.withLock { table -> Bool in
             if table.count <= resumeThreshold { return true }
             table.capacityWaiters.append(action)
@@ -192,7 +192,7 @@ public final class RPCEngine: Sendable {
     }
 
     /// Runs `action` on the reader queue once no call is in flight (at once if none is).
-    public func notifyWhenDrained(_ action: @escaping @Sendable () -> Void) {
+    package func notifyWhenDrained(_ action: @escaping @Sendable () -> Void) {
         let now = inflight.withLock { table -> Bool in
             if table.count == 0 { return true }
             table.drainWaiters.append(action)
@@ -203,7 +203,7 @@ public final class RPCEngine: Sendable {
 
     /// Ends every call still in flight: requests are answered with `ShuttingDown`, notifications end
     /// silently; the work of both is cancelled. Thread-safe.
-    public func abortAllInflight() {
+    package func abortAllInflight() {
         let calls = inflight.withLock { Array($0.byID.values) + Array($0.withoutID.values) }
         for call in calls { call.settle(.failure(.shuttingDown(method: call.method))) }
     }
@@ -294,7 +294,7 @@ public final class RPCEngine: Sendable {
     }
 
     /// Whether the client opened an MCP session. - Important: call on the reader queue.
-    public var isMCPSessionOnReaderQueue: Bool { session.value.isMCP }
+    package var isMCPSessionOnReaderQueue: Bool { session.value.isMCP }
 
     /// Answers `request` at once on the reader queue (nothing, for a notification).
     private func answerInline(_ request: Request, target: ReplyTarget, _ outcome: Result<JSONValue, RPCError>) {

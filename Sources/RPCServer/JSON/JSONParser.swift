@@ -4,11 +4,11 @@
 /// recursion), strings must be valid UTF-8 with no raw control characters, `\u` escapes may not
 /// leave a lone surrogate, and numbers of any length are read (integers that do not fit in
 /// `Int64` become `Double`). Each byte is looked at once. Stateless; safe to use from any thread.
-public struct JSONParser {
-    public static let defaultMaxDepth = 128
+package struct JSONParser {
+    package static let defaultMaxDepth = 128
 
     /// Parses exactly one JSON text (surrounding whitespace allowed) from `bytes`.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -20,7 +20,7 @@ public struct JSONParser {
     }
 
     /// Convenience for tests and small inputs.
-    public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+    package static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         let array = Array(bytes)
         do {
             return try array.withUnsafeBytes { buffer in try parse(buffer, maxDepth: maxDepth) }

@@ -3,6 +3,13 @@
 /// Objects keep their members in document order (so replies read the way their types declare
 /// them); lookups scan from the end, so a duplicated key resolves to its last occurrence, as
 /// RFC 8259 parsers commonly do. Immutable and `Sendable`: safe to share between queues.
+///
+/// Literals build it, which is how schemas are written:
+/// ```swift
+/// let schema: JSONValue = ["type": "object", "required": ["name"],
+///                          "properties": ["name": ["type": "string"]]]
+/// schema["required"]?.arrayValue?.count  // 1
+/// ```
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -16,6 +23,12 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 /// The members of a JSON object, in document order. Value semantics; `Sendable`.
+///
+/// ```swift
+/// var details: JSONObject = ["sku": "COF-001"]
+/// details.append("available", .int(3))
+/// let error = RPCError(code: RPCErrorCode(1001), type: "OutOfStock", message: "Out of stock", details: details)
+/// ```
 public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// One `"key": value` pair.
     public struct Member: Sendable, Equatable {

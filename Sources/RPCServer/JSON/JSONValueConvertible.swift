@@ -5,6 +5,13 @@
 ///
 /// `jsonValue` must equal what `encode(to:)` produces (same members, same order, nil optionals
 /// omitted); conforming types should have a test that compares the two.
+///
+/// ```swift
+/// struct Greeting: Encodable, JSONValueConvertible {
+///     var greeting: String
+///     var jsonValue: JSONValue { ["greeting": .string(greeting)] }
+/// }
+/// ```
 public protocol JSONValueConvertible: Encodable {
     var jsonValue: JSONValue { get }
 }

@@ -1,10 +1,10 @@
 /// Decodes `Decodable` types straight from a `JSONValue`, so a message's params are parsed once
 /// and never re-serialised. Numbers convert only when exact (`2.0` is an `Int`, `2.5` is not);
 /// errors are `DecodingError`s whose coding path names the offending field. Stateless; any thread.
-public struct JSONValueDecoder: Sendable {
-    public init() {}
+package struct JSONValueDecoder: Sendable {
+    package init() {}
 
-    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try T(from: ValueDecoder(value: value, codingPath: []))
     }
 }

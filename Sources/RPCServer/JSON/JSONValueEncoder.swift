@@ -1,10 +1,10 @@
 /// Encodes `Encodable` values into a `JSONValue` tree (members in the order the type encodes
 /// them), ready for `JSONWriter`. `nil` optionals encoded with `encodeIfPresent` are omitted, as
 /// Foundation's `JSONEncoder` does. Stateless; any thread.
-public struct JSONValueEncoder: Sendable {
-    public init() {}
+package struct JSONValueEncoder: Sendable {
+    package init() {}
 
-    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         try encodeChild(value, codingPath: []).value
     }
 }

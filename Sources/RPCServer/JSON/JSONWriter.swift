@@ -2,8 +2,8 @@
 ///
 /// Output never contains a raw newline (control characters are escaped), so one value is always
 /// one NDJSON line. Non-finite doubles are written as `null`. Stateless; any thread.
-public enum JSONWriter {
-    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+package enum JSONWriter {
+    package static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
         case .null: append("null", to: &out)
         case .bool(let flag): append(flag ? "true" : "false", to: &out)
@@ -29,14 +29,14 @@ public enum JSONWriter {
         }
     }
 
-    public static func encode(_ value: JSONValue) -> [UInt8] {
+    package static func encode(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64)
         write(value, into: &out)
         return out
     }
 
-    public static func writeInteger(_ number: Int64, into out: inout [UInt8]) {
+    package static func writeInteger(_ number: Int64, into out: inout [UInt8]) {
         if number < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         // Digits from the right into a 20-byte scratch (UInt64.max has 20), then one append.
@@ -51,7 +51,7 @@ public enum JSONWriter {
         }
     }
 
-    public static func writeDouble(_ number: Double, into out: inout [UInt8]) {
+    package static func writeDouble(_ number: Double, into out: inout [UInt8]) {
         guard number.isFinite else { return append("null", to: &out) }
         if number == number.rounded(), abs(number) < 1e15 {
             writeInteger(Int64(number), into: &out)
@@ -62,7 +62,7 @@ public enum JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    public static func writeString(_ string: String, into out: inout [UInt8]) {
+    package static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in

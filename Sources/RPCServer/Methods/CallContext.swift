@@ -1,6 +1,17 @@
 import Dispatch
 
 /// What a handler knows about the call it serves. `Sendable`; pass it to any queue or task.
+///
+/// ```swift
+/// .async("files.index", params: NoParams.self, deadlineMs: 60_000) { _, context in
+///     for (done, file) in files.enumerated() {
+///         guard !context.cancellation.isCancelled else { break }   // deadline, cancel, shutdown
+///         try await index(file)
+///         context.reportProgress(Double(done + 1), total: Double(files.count))
+///     }
+///     return EmptyResult()
+/// }
+/// ```
 public struct CallContext: Sendable {
     /// The request id, nil for a notification.
     public let id: RequestID?

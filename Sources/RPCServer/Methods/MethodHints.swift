@@ -1,6 +1,12 @@
 /// What a method does to the world, for hosts that show methods as tools (MCP's tool
 /// `annotations`: `readOnlyHint`, `destructiveHint`, `idempotentHint`). Hints, not guarantees.
 /// The defaults are MCP's: a tool may write, may destroy, and is not idempotent.
+///
+/// ```swift
+/// let list = MethodSpec.async("notes.list", params: NoParams.self) { _, _ in notes }.hinting(.readOnly)
+/// let add = MethodSpec.async("notes.add", params: Note.self) { note, _ in try save(note) }
+///     .hinting(MethodHints(destructive: false, idempotent: false))
+/// ```
 public struct MethodHints: Sendable, Equatable {
     /// The method changes nothing.
     public var readOnly: Bool

@@ -1,5 +1,11 @@
 /// The server's method table: name → `MethodSpec`, with command-line deadline overrides applied.
-/// Built once before serving, then read-only (`Sendable`, lock-free reads from any queue).
+/// Built once before serving, then read-only (`Sendable`, lock-free reads from any queue). Every
+/// method is served as JSON-RPC and, in an MCP session, as a tool named with `_` for `.`.
+///
+/// ```swift
+/// var registry = MethodRegistry([greet, slow])
+/// registry.register(.async("hello.ping", params: NoParams.self) { _, _ in EmptyResult() })
+/// ```
 public struct MethodRegistry: Sendable {
     public private(set) var methods: [String: MethodSpec] = [:]
     /// Names in registration order (for `rpc.discover`).

@@ -7,9 +7,17 @@ import Dispatch
 /// already validated params (`Decodable`, decoded once from the parsed message, with `_meta`
 /// removed) and a `CallContext`. A handler's result or error may arrive at any time from any
 /// thread: the engine delivers at most one reply per request whatever else happened first.
+///
+/// ```swift
+/// struct Greet: Decodable, Sendable { var name: String }
+/// let greet = MethodSpec.async("hello.greet", params: Greet.self, deadlineMs: 1_000,
+///                              summary: "Greets someone by name.") { params, _ in
+///     ["greeting": .string("Hello, \(params.name)!")] as JSONValue
+/// }
+/// ```
 public struct MethodSpec: Sendable {
     /// Completion of the type-erased handler: the encoded result or the error.
-    public typealias Completion = @Sendable (Result<JSONValue, any Error>) -> Void
+    package typealias Completion = @Sendable (Result<JSONValue, any Error>) -> Void
     typealias Invoker = @Sendable (JSONValue?, CallContext, @escaping Completion) -> Void
 
     public let name: String
@@ -43,6 +51,10 @@ public struct MethodSpec: Sendable {
     }
 
     /// This method with the given hints (MCP tool annotations).
+    ///
+    /// ```swift
+    /// let get = MethodSpec.async("notes.get", params: NoteID.self) { id, _ in try notes.get(id) }.hinting(.readOnly)
+    /// ```
     public func hinting(_ hints: MethodHints) -> MethodSpec {
         var copy = self
         copy.hints = hints
@@ -50,6 +62,12 @@ public struct MethodSpec: Sendable {
     }
 
     /// This method with its handler started by `executor` instead of the engine's work queue.
+    ///
+    /// ```swift
+    /// let storeQueue = DispatchQueue(label: "store")
+    /// let read = MethodSpec.callback("notes.read", params: NoteID.self) { id, _, done in done(store.read(id)) }
+    ///     .startingOn { work in storeQueue.async(execute: work) }
+    /// ```
     public func startingOn(_ executor: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) -> MethodSpec {
         var copy = self
         copy.executor = executor
@@ -66,6 +84,25 @@ public struct MethodSpec: Sendable {
 
     /// A method whose handler is `async`. It runs as a `Task`; the call's deadline or cancellation
     /// cancels that task (`Task.isCancelled`, `Task.checkCancellation()` and cancellable sleeps see it).
+    ///
+    /// ```swift
+    /// .async("hello.slow", params: NoParams.self, deadlineMs: 200,
+    ///        deadlineMessage: "hello.slow is slow today, try again later") { _, _ in
+    ///     try await Task.sleep(for: .seconds(5))   // cancelled at 200 ms; the client gets -32001
+    ///     return EmptyResult()
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: the JSON-RPC method name (`hello.greet`; the MCP tool is `hello_greet`).
+    ///   - params: the `Decodable` params type; params that do not fit are answered with -32602.
+    ///   - deadlineMs: the call's deadline (clients may shorten it with `_meta.deadlineMs`).
+    ///   - deadlineMessage: the -32001 error's message; nil for "<name> did not complete within N ms".
+    ///   - concurrencyLimit: at most this many handlers run at once; nil for no limit.
+    ///   - summary: one sentence for `rpc.discover` and the MCP tool's description.
+    ///   - paramsSchema: JSON Schema of the params (`rpc.discover`, MCP `inputSchema`).
+    ///   - resultSchema: JSON Schema of the result (`rpc.discover`, MCP `outputSchema`).
+    ///   - handler: returns the result or throws (`RPCError`, `RPCErrorConvertible`, or anything: -32603).
     public static func async<Params: Decodable & Sendable, Result: Encodable & Sendable>(
         _ name: String,
         params: Params.Type = Params.self,
@@ -95,7 +132,15 @@ public struct MethodSpec: Sendable {
 
     /// A method whose handler calls `completion` once, from any thread, when done. The handler
     /// starts on the engine's concurrent work queue (or the spec's `executor`) and must watch
-    /// `context.cancellation`.
+    /// `context.cancellation`. Parameters as for `async`.
+    ///
+    /// ```swift
+    /// .callback("hello.later", params: NoParams.self, deadlineMs: 500) { _, context, done in
+    ///     let timer = DispatchWorkItem { done(.success(["greeting": "Hello, later!"] as JSONValue)) }
+    ///     context.cancellation.onCancel { timer.cancel() }
+    ///     DispatchQueue.global().asyncAfter(deadline: .now() + 0.1, execute: timer)
+    /// }
+    /// ```
     public static func callback<Params: Decodable & Sendable, Result: Encodable & Sendable>(
         _ name: String,
         params: Params.Type = Params.self,
@@ -140,12 +185,16 @@ extension MethodSpec {
 }
 
 /// Params for methods that take none (any object or absent params is accepted).
+///
+/// ```swift
+/// .async("hello.ping", params: NoParams.self) { _, _ in EmptyResult() }
+/// ```
 public struct NoParams: Decodable, Sendable {
     public init() {}
     public init(from decoder: any Decoder) throws {}
 }
 
-/// An empty JSON object result (`{}`).
+/// An empty JSON object result (`{}`); see `NoParams` for an example.
 public struct EmptyResult: Codable, Sendable, Equatable {
     public init() {}
 }

@@ -1,6 +1,14 @@
 /// An error reply's `error` object. Every error the engine produces carries `data.type`, a stable
 /// machine-readable name (see protocol.md), so clients recover with a `switch`, not a guess.
-/// Handlers may throw it directly; other errors conform through `RPCErrorConvertible`.
+/// Handlers may throw it directly; other errors conform through `RPCErrorConvertible`. Any other
+/// error a handler throws is answered as -32603 `InternalError`.
+///
+/// ```swift
+/// .async("hello.greet", params: Greet.self) { params, _ in
+///     guard !params.name.isEmpty else { throw RPCError.invalidParams("name is empty", field: "name") }
+///     return ["greeting": "Hello, \(params.name)!"]
+/// }
+/// ```
 public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: RPCErrorCode
     public var message: String
@@ -34,7 +42,15 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// An error that knows its JSON-RPC form (domain errors adopt this in their binding).
+/// An error that knows its JSON-RPC form (domain errors adopt this in their binding); a handler
+/// that throws one is answered with `rpcError`.
+///
+/// ```swift
+/// enum ShelfError: Error, RPCErrorConvertible {
+///     case empty
+///     var rpcError: RPCError { RPCError(code: RPCErrorCode(1001), type: "ShelfEmpty", message: "The shelf is empty") }
+/// }
+/// ```
 public protocol RPCErrorConvertible: Error {
     var rpcError: RPCError { get }
 }
@@ -48,56 +64,66 @@ extension RPCError {
         text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 
-    public static func parseError(_ error: JSONParseError) -> RPCError {
+    package static func parseError(_ error: JSONParseError) -> RPCError {
         RPCError(code: .parseError, type: "ParseError", message: "Parse error: \(error.detail)",
                  details: ["detail": .string(error.detail), "offset": .int(Int64(error.offset))])
     }
 
-    public static func framingError(_ detail: String) -> RPCError {
+    package static func framingError(_ detail: String) -> RPCError {
         RPCError(code: .parseError, type: "FramingError", message: "Framing error: \(detail)", details: ["detail": .string(detail)])
     }
 
-    public static func invalidRequest(_ detail: String) -> RPCError {
+    package static func invalidRequest(_ detail: String) -> RPCError {
         RPCError(code: .invalidRequest, type: "InvalidRequest", message: "Invalid Request: \(detail)", details: ["detail": .string(detail)])
     }
 
-    public static func messageTooLarge(limit: Int) -> RPCError {
+    package static func messageTooLarge(limit: Int) -> RPCError {
         RPCError(code: .invalidRequest, type: "MessageTooLarge", message: "Message larger than \(limit) bytes; skipped",
                  details: ["limit": .int(Int64(limit))])
     }
 
-    public static func duplicateID(_ id: RequestID) -> RPCError {
+    package static func duplicateID(_ id: RequestID) -> RPCError {
         RPCError(code: .invalidRequest, type: "DuplicateId", message: "Request id \(abbreviated(id.description)) is already in flight",
                  details: ["id": id.json])
     }
 
-    public static func methodNotFound(_ method: String) -> RPCError {
+    package static func methodNotFound(_ method: String) -> RPCError {
         let shown = abbreviated(method)
         return RPCError(code: .methodNotFound, type: "MethodNotFound", message: "Method not found: \(shown)",
                         details: ["method": .string(shown)])
     }
 
-    /// Bad params; `field` is the dotted path of the member at fault, when there is one.
+    /// Bad params (-32602); `field` is the dotted path of the member at fault, when there is one.
+    /// Params that do not decode into the method's `Params` type get this error automatically.
+    ///
+    /// ```swift
+    /// throw RPCError.invalidParams("quantity must be positive", field: "items[0].quantity")
+    /// ```
     public static func invalidParams(_ detail: String, field: String? = nil) -> RPCError {
         var details: JSONObject = ["detail": .string(detail)]
         if let field { details.append("field", .string(field)) }
         return RPCError(code: .invalidParams, type: "InvalidParams", message: "Invalid params: \(detail)", details: details)
     }
 
+    /// A failure of the server itself (-32603); `detail` goes to `data.detail`, the message stays generic.
+    ///
+    /// ```swift
+    /// throw RPCError.internalError("store unreachable")
+    /// ```
     public static func internalError(_ detail: String) -> RPCError {
         RPCError(code: .internalError, type: "InternalError", message: "Internal error", details: ["detail": .string(detail)])
     }
 
-    public static func deadlineExceeded(method: String, message: String, deadlineMs: Int, elapsedMs: Int) -> RPCError {
+    package static func deadlineExceeded(method: String, message: String, deadlineMs: Int, elapsedMs: Int) -> RPCError {
         RPCError(code: .deadlineExceeded, type: "DeadlineExceeded", message: message,
                  details: ["method": .string(method), "deadlineMs": .int(Int64(deadlineMs)), "elapsedMs": .int(Int64(elapsedMs))])
     }
 
-    public static func cancelled(method: String) -> RPCError {
+    package static func cancelled(method: String) -> RPCError {
         RPCError(code: .requestCancelled, type: "Cancelled", message: "Request cancelled", details: ["method": .string(method)])
     }
 
-    public static func shuttingDown(method: String) -> RPCError {
+    package static func shuttingDown(method: String) -> RPCError {
         RPCError(code: .shuttingDown, type: "ShuttingDown", message: "Server shutting down", details: ["method": .string(method)])
     }
 }

@@ -1,5 +1,11 @@
 /// A JSON-RPC error code. An open set of static constants rather than an enum, so adding a code is
-/// not a breaking change for code that switches over the known ones.
+/// not a breaking change for code that switches over the known ones. Applications use codes outside
+/// -32768…-32000 (the range JSON-RPC reserves).
+///
+/// ```swift
+/// extension RPCErrorCode { static let outOfStock = RPCErrorCode(1001) }
+/// if error.code == .deadlineExceeded { /* retry later */ }
+/// ```
 public struct RPCErrorCode: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }

@@ -5,6 +5,13 @@
 /// and `1e0` are one id, and so are `0` and `-0.0`; a string is never the same id as a number.
 /// Numbers must lie strictly between -2^63 and 2^63 (`MessageDecoder` rejects the rest), so every
 /// integer id is exact; non-integer ids are compared as IEEE doubles.
+///
+/// ```swift
+/// .async("work.run", params: NoParams.self) { _, context in
+///     Log.debug("\(context.method) id \(context.id?.description ?? "none (notification)")")
+///     return EmptyResult()
+/// }
+/// ```
 public enum RequestID: Sendable, CustomStringConvertible {
     case string(String)
     case int(Int64)
@@ -14,7 +21,7 @@ public enum RequestID: Sendable, CustomStringConvertible {
 
     /// The id a JSON value denotes, or nil if it cannot be an id (objects, arrays, booleans,
     /// numbers outside ±2^63).
-    public init?(_ value: JSONValue) {
+    package init?(_ value: JSONValue) {
         switch value {
         case .string(let string): self = .string(string)
         case .int(let number): self = .int(number)

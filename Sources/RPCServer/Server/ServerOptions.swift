@@ -1,5 +1,17 @@
 /// The command line of a server built on this engine (protocol.md, section 9), parsed without
 /// side effects so it can be tested. Applications add their own options (e.g. `--db PATH`).
+///
+/// ```swift
+/// let dbOption = ServerOptions.ApplicationOption(flag: "--db", valueName: "PATH", help: "the database file")
+/// let options: ServerOptions
+/// do {
+///     options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), applicationOptions: [dbOption])
+/// } catch {
+///     FileHandle.standardError.write(Data("my-server: \(error)\n\(ServerOptions.usage(program: "my-server"))\n".utf8))
+///     StdioServer.exitProcess(status: 2)
+/// }
+/// let path = options.applicationValues["--db"] ?? "notes.sqlite"
+/// ```
 public struct ServerOptions: Sendable {
     public var framing: Framing?
     public var engine = EngineConfiguration()
@@ -31,6 +43,12 @@ public struct ServerOptions: Sendable {
     public init() {}
 
     /// Parses `arguments` (without the program name). Accepts `--flag value` and `--flag=value`.
+    /// `--help` and `--version` only set `showHelp`/`showVersion`; the program prints and exits.
+    ///
+    /// ```swift
+    /// let options = try ServerOptions.parse(["--deadline", "hello.slow=50", "--log-level", "info"])
+    /// ```
+    /// - Throws: `UsageError` for an unknown flag, a missing or malformed value.
     public static func parse(_ arguments: [String], applicationOptions: [ApplicationOption] = []) throws(UsageError) -> ServerOptions {
         var options = ServerOptions()
         var remaining = arguments[...]
@@ -84,6 +102,10 @@ public struct ServerOptions: Sendable {
     }
 
     /// The usage text, listing the application's options too.
+    ///
+    /// ```swift
+    /// if options.showHelp { print(ServerOptions.usage(program: "hello-rpc")); StdioServer.exitProcess(status: 0) }
+    /// ```
     public static func usage(program: String, applicationOptions: [ApplicationOption] = []) -> String {
         var lines = ["usage: \(program) [options]", "", "options:"]
         for option in applicationOptions {
@@ -116,7 +138,7 @@ public struct ServerOptions: Sendable {
 
     /// The largest number any numeric flag takes (2^40: about 35 years in milliseconds, 1 TiB in
     /// bytes), so no arithmetic on a flag's value can overflow.
-    public static let maxFlagNumber = 1 << 40
+    package static let maxFlagNumber = 1 << 40
 
     private static func positive(_ text: String, flag: String) throws(UsageError) -> Int {
         try integer(text, flag: flag, in: 1...maxFlagNumber)
@@ -136,6 +158,10 @@ public struct ServerOptions: Sendable {
     /// The value of an application option that takes an integer, checked against `range`; nil
     /// when the flag was not given.
     /// - Throws: `UsageError` worded like the engine's own numeric flags.
+    ///
+    /// ```swift
+    /// let poolSize = try options.applicationInteger("--pool", in: 1...64) ?? 4
+    /// ```
     public func applicationInteger(_ flag: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = applicationValues[flag] else { return nil }
         return try Self.integer(text, flag: flag, in: range)

@@ -2,6 +2,12 @@ import Foundation
 
 /// Leveled logging to stderr only (never to the protocol stream). Each line is one write, so
 /// lines from different threads do not interleave; tolerates a non-blocking stderr. Thread-safe.
+/// Each line is `<prefix> [<level>] <message>`; `StdioServer.run` sets the prefix to the server's
+/// name and the level from `--log-level`. Messages are built only when they will be written.
+///
+/// ```swift
+/// Log.info("cache warmed: \(count) entries")   // "hello-rpc [info] cache warmed: 12 entries"
+/// ```
 public enum Log {
     /// Severity, from most to least important; a message is written when it is at or above `Log.level`.
     public enum Level: Int, Sendable, Comparable, CaseIterable {

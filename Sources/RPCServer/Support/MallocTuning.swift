@@ -3,13 +3,13 @@ import Glibc
 #endif
 
 /// Process-wide allocator settings for a long-running server.
-public enum MallocTuning {
+package enum MallocTuning {
     /// Caps glibc's malloc arenas. By default glibc gives each thread that allocates its own arena
     /// (up to 8 per core), and a pipelined burst spread over Dispatch's threads leaves each one
     /// holding freed memory: 1 M pipelined pings peaked at ~31 MB RSS with the default and ~23 MB
     /// with 2 arenas, at the same throughput (bench/README.md). Call first thing in `main`,
     /// before any other thread starts. A no-op where glibc's `mallopt` is absent.
-    public static func limitArenas(_ count: Int32 = 2) {
+    package static func limitArenas(_ count: Int32 = 2) {
         #if canImport(Glibc)
         // Swift's Glibc module does not include <malloc.h>; look `mallopt` up instead.
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32

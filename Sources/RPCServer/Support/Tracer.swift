@@ -5,12 +5,12 @@ import Foundation
 /// serial queue, off the hot path's queues, in the order `record` was called (callers that need an
 /// order, such as the writer, call it under the lock that defines that order). After `close()`,
 /// records are dropped. Thread-safe.
-public final class Tracer: Sendable {
+package final class Tracer: Sendable {
     private let queue = DispatchQueue(label: "RPCServer.tracer", qos: .utility)
     /// The trace file; nil once closed.
     private let handle: QueueBound<FileHandle?>
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         if !FileManager.default.fileExists(atPath: path) {
             guard FileManager.default.createFile(atPath: path, contents: nil) else {
                 throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
@@ -23,20 +23,20 @@ public final class Tracer: Sendable {
 
     /// Records one message body. A body that is not valid JSON is recorded as a string. Any thread;
     /// cheap for the caller: it copies the body and hands it to the tracer's queue.
-    public func record(direction: String, body: some Collection<UInt8>) {
+    package func record(direction: String, body: some Collection<UInt8>) {
         let bytes = Array(body)
         let time = Date().timeIntervalSince1970
         queue.async { [self] in writeOnTracerQueue(direction: direction, bytes: bytes, time: time) }
     }
 
     /// Waits for queued records to be written. Any thread but the tracer's queue.
-    public func flush() {
+    package func flush() {
         queue.sync { [self] in try? handle.value?.synchronize() }
     }
 
     /// Writes what is queued, syncs it to disk and closes the file; later records are dropped.
     /// Any thread but the tracer's queue.
-    public func close() {
+    package func close() {
         queue.sync { [self] in
             guard let file = handle.value else { return }
             try? file.synchronize()

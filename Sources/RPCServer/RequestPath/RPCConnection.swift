@@ -9,9 +9,9 @@ import Dispatch
 /// chunks and `endOfInputOnReaderQueue` once; `wantsInput` says whether to read more, and
 /// `onWantsInput` fires (on the reader queue) when it becomes true again.
 /// - Important: every method runs on the engine's reader queue.
-public final class RPCConnection: Sendable {
-    public let engine: RPCEngine
-    public let writer: OutputWriter
+package final class RPCConnection: Sendable {
+    package let engine: RPCEngine
+    package let writer: OutputWriter
     private let tracer: Tracer?
     private let channel: ReplyChannel
 
@@ -30,7 +30,7 @@ public final class RPCConnection: Sendable {
 
     private let state: QueueBound<ReaderState>
 
-    public init(engine: RPCEngine, writer: OutputWriter, framing: Framing?, tracer: Tracer? = nil) {
+    package init(engine: RPCEngine, writer: OutputWriter, framing: Framing?, tracer: Tracer? = nil) {
         self.engine = engine
         self.writer = writer
         self.tracer = tracer
@@ -44,27 +44,27 @@ public final class RPCConnection: Sendable {
     }
 
     /// True while the connection can take more input.
-    public var wantsInput: Bool {
+    package var wantsInput: Bool {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         let state = state.value
         return !state.paused && !state.stopped && !state.inputEnded
     }
 
     /// Called (on the reader queue) when the connection wants input again after pausing.
-    public func onWantsInput(_ handler: @escaping @Sendable () -> Void) {
+    package func onWantsInput(_ handler: @escaping @Sendable () -> Void) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         state.value.resumeHandler = handler
     }
 
     /// Called once (on the writer queue) after end of input or stop, when every reply is written.
-    public func onFinished(_ handler: @escaping @Sendable () -> Void) {
+    package func onFinished(_ handler: @escaping @Sendable () -> Void) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         state.value.finishedHandler = handler
     }
 
     // MARK: - Input
 
-    public func receiveOnReaderQueue(_ bytes: UnsafeRawBufferPointer) {
+    package func receiveOnReaderQueue(_ bytes: UnsafeRawBufferPointer) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         guard !state.value.stopped else { return }
         state.value.decoder.append(bytes)
@@ -73,7 +73,7 @@ public final class RPCConnection: Sendable {
 
     /// The input reached its end: answer what is buffered, let calls finish (in an MCP session,
     /// cancel them: the host is leaving), flush, then finish.
-    public func endOfInputOnReaderQueue() {
+    package func endOfInputOnReaderQueue() {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         state.value.inputEnded = true
         drainFramesOnReaderQueue()
@@ -81,7 +81,7 @@ public final class RPCConnection: Sendable {
 
     /// Stops taking input (SIGTERM): calls in flight get `graceMs` to finish, then are answered
     /// with `ShuttingDown`; then the connection finishes.
-    public func stopOnReaderQueue(graceMs: Int) {
+    package func stopOnReaderQueue(graceMs: Int) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         guard !state.value.stopped else { return }
         state.value.stopped = true

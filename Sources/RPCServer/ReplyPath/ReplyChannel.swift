@@ -8,16 +8,16 @@ import Dispatch
 /// in-process use: `deliver` always runs on `queue`), or a thread-safe sink that takes bodies
 /// directly (the stdio writer, which frames them into its buffer and wakes its queue only when
 /// that buffer was empty).
-public struct ReplyChannel: Sendable {
+package struct ReplyChannel: Sendable {
     private let sink: @Sendable ([UInt8]) -> Void
 
     /// `deliver` is called on `queue`, once per body, in order.
-    public init(queue: DispatchQueue, deliver: @escaping @Sendable ([UInt8]) -> Void) {
+    package init(queue: DispatchQueue, deliver: @escaping @Sendable ([UInt8]) -> Void) {
         sink = { body in queue.async { deliver(body) } }
     }
 
     /// `sink` is called on the sending thread and must be thread-safe.
-    public init(sink: @escaping @Sendable ([UInt8]) -> Void) {
+    package init(sink: @escaping @Sendable ([UInt8]) -> Void) {
         self.sink = sink
     }
 

@@ -1,15 +1,15 @@
 /// Where the protocol stream's bytes go: a small protocol so tests can swap the real stdout for
 /// memory. `write` is called only from the writer queue and must write every byte or throw.
-public protocol ByteOutput: Sendable {
+package protocol ByteOutput: Sendable {
     func write(_ bytes: UnsafeRawBufferPointer) throws
 }
 
 /// A file descriptor (the duplicate of the real stdout, normally). Tolerates O_NONBLOCK.
-public struct FileDescriptorOutput: ByteOutput {
-    public let fd: Int32
-    public init(fd: Int32) { self.fd = fd }
+package struct FileDescriptorOutput: ByteOutput {
+    package let fd: Int32
+    package init(fd: Int32) { self.fd = fd }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         try FileDescriptorIO.writeAll(fd, bytes)
     }
 }

@@ -5,9 +5,9 @@ import Foundation
 /// the log instead of corrupting a frame. Also ignores SIGPIPE, so a closed stdout is an EPIPE
 /// write error (handled by ending cleanly) rather than a killed process. Call once, at start-up,
 /// before any other thread writes to stdout.
-public enum StdioProtection {
+package enum StdioProtection {
     /// Returns the descriptor to write protocol frames to.
-    public static func protectStdout() -> Int32 {
+    package static func protectStdout() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let protocolFD = dup(STDOUT_FILENO)
         guard protocolFD >= 0 else {

@@ -12,9 +12,9 @@ import Synchronization
 ///
 /// `backlogBytes` (framed bytes submitted and not yet written) lets the reader stop reading when a
 /// client does not read its replies, so memory stays bounded. Thread-safe.
-public final class OutputWriter: Sendable {
-    public let queue: DispatchQueue
-    public let maxBacklogBytes: Int
+package final class OutputWriter: Sendable {
+    package let queue: DispatchQueue
+    package let maxBacklogBytes: Int
     private let output: any ByteOutput
     private let tracer: Tracer?
     private let onClosed: @Sendable () -> Void
@@ -34,7 +34,7 @@ public final class OutputWriter: Sendable {
     private let spare: QueueBound<[UInt8]>
 
     /// `onClosed` runs once, on the writer queue, if the output fails (the reader went away).
-    public init(output: any ByteOutput, tracer: Tracer? = nil, maxBacklogBytes: Int = 1024 * 1024,
+    package init(output: any ByteOutput, tracer: Tracer? = nil, maxBacklogBytes: Int = 1024 * 1024,
                 onClosed: @escaping @Sendable () -> Void) {
         queue = DispatchQueue(label: "RPCServer.writer", qos: .userInitiated)
         spare = QueueBound([], queue: queue)
@@ -45,24 +45,24 @@ public final class OutputWriter: Sendable {
     }
 
     /// Sets the framing of replies (that of the input, once detected). Any thread.
-    public func setFraming(_ value: Framing) { pending.withLock { $0.framing = value } }
+    package func setFraming(_ value: Framing) { pending.withLock { $0.framing = value } }
 
     /// A channel whose bodies this writer frames and writes.
-    public var channel: ReplyChannel { ReplyChannel { [self] body in self.submit(body) } }
+    package var channel: ReplyChannel { ReplyChannel { [self] body in self.submit(body) } }
 
     /// Framed bytes submitted and not yet written out.
-    public var backlogBytes: Int { pending.withLock { $0.bytes.count + $0.writing } }
+    package var backlogBytes: Int { pending.withLock { $0.bytes.count + $0.writing } }
 
-    public var hasBacklogRoom: Bool { backlogBytes < maxBacklogBytes }
+    package var hasBacklogRoom: Bool { backlogBytes < maxBacklogBytes }
 
     /// Runs `action` (on the writer queue) once the backlog is below its limit.
-    public func notifyWhenBacklogHasRoom(_ action: @escaping @Sendable () -> Void) {
+    package func notifyWhenBacklogHasRoom(_ action: @escaping @Sendable () -> Void) {
         pending.withLock { $0.backlogWaiters.append(action) }
         queue.async { self.wakeBacklogWaitersIfRoom() }
     }
 
     /// Frames `body` and appends it to the pending output; schedules a flush if none is. Any thread.
-    public func submit(_ body: [UInt8]) {
+    package func submit(_ body: [UInt8]) {
         let schedule = pending.withLock { state -> Bool in
             guard !state.closed else { return false }
             // Under the lock that orders frames, so the trace's order is the wire's. Cheap: the
@@ -77,7 +77,7 @@ public final class OutputWriter: Sendable {
     }
 
     /// Writes everything pending now. - Important: call on the writer queue.
-    public func flushOnWriterQueue() {
+    package func flushOnWriterQueue() {
         dispatchPrecondition(condition: .onQueue(queue))
         var batch: [UInt8] = []
         swap(&batch, &spare.value)

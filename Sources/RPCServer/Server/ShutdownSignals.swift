@@ -10,13 +10,13 @@ import Foundation
 /// there could be consumed by a plain handler and lost (a SIGTERM that never stops the server). So
 /// `init` blocks both signals in the calling thread, and every thread it starts later inherits that.
 /// `cancelAndWait()` ends the sources before the process exits. Thread-safe.
-public final class ShutdownSignals: Sendable {
+package final class ShutdownSignals: Sendable {
     private nonisolated(unsafe) let sources: [any DispatchSourceSignal]  // DispatchSource methods are thread-safe; the existential is not marked Sendable
     /// Left once per source by its cancel handler, which runs after its last event handler.
     private let cancelled = DispatchGroup()
 
     /// - Important: call from the main thread, before it starts threads that are not Dispatch's.
-    public init(queue: DispatchQueue, handler: @escaping @Sendable (Int32) -> Void) {
+    package init(queue: DispatchQueue, handler: @escaping @Sendable (Int32) -> Void) {
         var blocked = sigset_t()
         sigemptyset(&blocked)
         sigaddset(&blocked, SIGTERM)
@@ -39,7 +39,7 @@ public final class ShutdownSignals: Sendable {
 
     /// Cancels both sources and waits until neither handler can run again.
     /// - Important: never call on `queue` (the cancel handlers run there).
-    public func cancelAndWait() {
+    package func cancelAndWait() {
         for source in sources { source.cancel() }
         cancelled.wait()
     }

@@ -1,8 +1,8 @@
 /// Turns the bytes of one framed message into an `IncomingMessage` in one pass: parse once, then
 /// classify every element per JSON-RPC 2.0. Never throws: what is wrong becomes an `.invalid`
 /// element carrying the exact error to send. Stateless; any thread.
-public enum MessageDecoder {
-    public static func decode(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONParser.defaultMaxDepth) -> IncomingMessage {
+package enum MessageDecoder {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONParser.defaultMaxDepth) -> IncomingMessage {
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes, maxDepth: maxDepth)
@@ -18,7 +18,7 @@ public enum MessageDecoder {
         }
     }
 
-    public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> IncomingMessage {
+    package static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> IncomingMessage {
         Array(bytes).withUnsafeBytes { decode($0) }
     }
 

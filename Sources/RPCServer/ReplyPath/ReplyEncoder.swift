@@ -1,7 +1,7 @@
 /// Encodes replies and notifications as JSON bodies (unframed), writing each byte once.
 /// Stateless; any thread.
-public enum ReplyEncoder {
-    public static func result(id: RequestID, result: JSONValue) -> [UInt8] {
+package enum ReplyEncoder {
+    package static func result(id: RequestID, result: JSONValue) -> [UInt8] {
         var out = prefix(capacity: 512)  // most replies fit: one allocation, no regrowth
         JSONWriter.write(id.json, into: &out)
         JSONWriter.append(",\"result\":", to: &out)
@@ -10,7 +10,7 @@ public enum ReplyEncoder {
         return out
     }
 
-    public static func error(id: RequestID?, error: RPCError) -> [UInt8] {
+    package static func error(id: RequestID?, error: RPCError) -> [UInt8] {
         var out = prefix(capacity: 512)
         JSONWriter.write((id ?? .null).json, into: &out)
         JSONWriter.append(",\"error\":", to: &out)
@@ -19,7 +19,7 @@ public enum ReplyEncoder {
         return out
     }
 
-    public static func notification(method: String, params: JSONValue) -> [UInt8] {
+    package static func notification(method: String, params: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(128)
         JSONWriter.append("{\"jsonrpc\":\"2.0\",\"method\":", to: &out)
@@ -31,7 +31,7 @@ public enum ReplyEncoder {
     }
 
     /// Joins element replies into one batch reply array.
-    public static func batch(_ replies: [[UInt8]]) -> [UInt8] {
+    package static func batch(_ replies: [[UInt8]]) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "[")]
         out.reserveCapacity(replies.reduce(2) { $0 + $1.count + 1 })
         for (position, reply) in replies.enumerated() {

@@ -24,24 +24,24 @@
 /// ```
 ///
 /// Not thread-safe: owned by one queue (the connection's reader queue).
-public struct FrameDecoder {
+package struct FrameDecoder {
     /// What `next()` produced: the body of one message, or an error to report (id null).
-    public enum Event: Equatable {
+    package enum Event: Equatable {
         case message(ArraySlice<UInt8>)
         case error(RPCError)
     }
 
     /// The framing in use: the one given to `init`, or the detected one (nil until detected).
-    public private(set) var framing: Framing?
-    public let maxMessageBytes: Int
+    package private(set) var framing: Framing?
+    package let maxMessageBytes: Int
     /// The largest LSP header block accepted, in bytes.
-    public static let maxHeaderBytes = LSPFrameDecoder.maxHeaderBytes
+    package static let maxHeaderBytes = LSPFrameDecoder.maxHeaderBytes
 
     private var buffer = FrameBuffer()
     private var ndjson: NDJSONFrameDecoder
     private var lsp: LSPFrameDecoder
 
-    public init(framing: Framing? = nil, maxMessageBytes: Int = 16 * 1024 * 1024) {
+    package init(framing: Framing? = nil, maxMessageBytes: Int = 16 * 1024 * 1024) {
         self.framing = framing
         self.maxMessageBytes = max(1, maxMessageBytes)
         ndjson = NDJSONFrameDecoder(maxMessageBytes: self.maxMessageBytes)
@@ -49,22 +49,22 @@ public struct FrameDecoder {
     }
 
     /// Bytes held but not yet consumed (for tests and back-pressure accounting).
-    public var bufferedByteCount: Int { buffer.readableCount }
+    package var bufferedByteCount: Int { buffer.readableCount }
 
     // MARK: - Input
 
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(bytes)
     }
 
-    public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    package mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
         buffer.append(bytes)
     }
 
     // MARK: - Events
 
     /// The next complete message or error, or nil when more input is needed.
-    public mutating func next() -> Event? {
+    package mutating func next() -> Event? {
         guard let framing = framing ?? detectFraming() else { return nil }
         switch framing {
         case .ndjson: return ndjson.decode(&buffer)
@@ -74,7 +74,7 @@ public struct FrameDecoder {
 
     /// Call once at end of input, after `next()` returned nil: what the unterminated tail amounts
     /// to (see the type's doc comment), then resets for new input (the framing is kept).
-    public mutating func finish() -> Event? {
+    package mutating func finish() -> Event? {
         defer { buffer.removeAll() }
         switch framing {
         case nil: return nil

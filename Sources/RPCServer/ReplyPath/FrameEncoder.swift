@@ -1,7 +1,7 @@
 /// Frames outgoing message bodies for the stream's framing, appending to an output buffer so many
 /// frames can be coalesced into one write. Stateless; any thread.
-public enum FrameEncoder {
-    public static func append(_ body: [UInt8], framing: Framing, to out: inout [UInt8]) {
+package enum FrameEncoder {
+    package static func append(_ body: [UInt8], framing: Framing, to out: inout [UInt8]) {
         switch framing {
         case .ndjson:
             out.append(contentsOf: body)

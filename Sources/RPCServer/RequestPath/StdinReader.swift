@@ -18,8 +18,8 @@ import Foundation
 ///
 /// - Important: `receiveOnReaderQueue`/`endOfInputOnReaderQueue` run on the engine's reader queue;
 ///   the public methods may be called from any thread (`closeAndWait` from any but the reader queue).
-public final class StdinReader: Sendable {
-    public static let readSize = 64 * 1024
+package final class StdinReader: Sendable {
+    package static let readSize = 64 * 1024
 
     /// What the reading thread and the reader queue share.
     private struct Control {
@@ -41,7 +41,7 @@ public final class StdinReader: Sendable {
     /// One chunk may be on its way to the reader queue while the thread reads the next.
     private let handOff = DispatchSemaphore(value: 1)
 
-    public init(fileDescriptor: Int32, connection: RPCConnection) {
+    package init(fileDescriptor: Int32, connection: RPCConnection) {
         fd = fileDescriptor
         self.connection = connection
         queue = connection.engine.readerQueue
@@ -60,7 +60,7 @@ public final class StdinReader: Sendable {
     }
 
     /// Starts reading. Call once. Any thread.
-    public func start() {
+    package func start() {
         queue.async {
             self.connection.onWantsInput { self.resumeOnReaderQueue() }
         }
@@ -74,7 +74,7 @@ public final class StdinReader: Sendable {
     }
 
     /// Stops reading for good (shutdown). Any thread.
-    public func stop() {
+    package func stop() {
         control.withLock { $0.stopped = true }
         wake()
     }
@@ -82,7 +82,7 @@ public final class StdinReader: Sendable {
     /// Stops reading and waits until the reading thread has returned: no chunk of input reaches
     /// the connection after this. Any thread but the reader queue (the thread may be handing a
     /// chunk to it).
-    public func closeAndWait() {
+    package func closeAndWait() {
         dispatchPrecondition(condition: .notOnQueue(queue))
         stop()
         threadDone.wait()

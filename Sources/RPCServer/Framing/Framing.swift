@@ -1,7 +1,0 @@
-/// How messages are delimited on a byte stream. Replies use the framing of the input.
-public enum Framing: String, Sendable, CaseIterable {
-    /// One JSON text per line (the MCP stdio convention).
-    case ndjson
-    /// `Content-Length` headers, a blank line, then the body (the LSP base protocol).
-    case lsp
-}
