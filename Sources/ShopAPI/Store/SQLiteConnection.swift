@@ -85,6 +85,15 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
         return rows
     }
 
+    /// Runs one cached statement and maps its first row with `row`, or returns nil when there is
+    /// none; stops there (for lookups by a unique key, where a second step would only find the end).
+    func queryFirst<Row>(_ sql: String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> Row? {
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        return try statement.step() ? try row(statement) : nil
+    }
+
     /// The cached statement for `sql`, preparing it on first use.
     func prepared(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let cached = statements[sql] { return cached }
