@@ -21,6 +21,16 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
     /// read runs both, and a dictionary lookup hashes the SQL text each time.
     private var beginDeferredStatement: SQLiteStatement?
     private var commitStatement: SQLiteStatement?
+    /// The `KeyLookup` statements, by raw value; prepared on first use.
+    private var keyLookupStatements = [SQLiteStatement?](repeating: nil, count: KeyLookup.allCases.count)
+
+    /// The lookups by primary key that reads run most (`catalog.get`, `inventory.check`): each
+    /// keeps its prepared statement in a slot of its own, so neither its SQL text is built nor the
+    /// cache's key hashed per call.
+    enum KeyLookup: Int, CaseIterable {
+        case productBySku
+        case stockBySku
+    }
 
     /// Opens `path` with `sqlite3_open_v2` and `flags` (`SQLITE_OPEN_NOMUTEX` is added).
     init(path: String, flags: Int32) throws(SQLiteError) {
@@ -39,6 +49,7 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
 
     deinit {
         statements.removeAll()  // finalizes them before the close below
+        keyLookupStatements.removeAll()
         beginDeferredStatement = nil
         commitStatement = nil
         sqlite3_close_v2(handle)
@@ -87,8 +98,14 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
 
     /// Runs one cached statement and maps its first row with `row`, or returns nil when there is
     /// none; stops there (for lookups by a unique key, where a second step would only find the end).
-    func queryFirst<Row>(_ sql: String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> Row? {
-        let statement = try prepared(sql)
+    func queryFirst<Row>(_ lookup: KeyLookup, sql: @autoclosure () -> String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> Row? {
+        let statement: SQLiteStatement
+        if let cached = keyLookupStatements[lookup.rawValue] {
+            statement = cached
+        } else {
+            statement = try prepare(sql())
+            keyLookupStatements[lookup.rawValue] = statement
+        }
         defer { statement.reset() }
         try statement.bind(arguments)
         return try statement.step() ? try row(statement) : nil

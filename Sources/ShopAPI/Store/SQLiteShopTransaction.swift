@@ -27,7 +27,7 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
     }
 
     func product(sku: String) throws -> Product? {
-        try queryFirst("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1", [sku], row: ShopRows.product)
+        try queryFirst(.productBySku, sql: "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1", [sku], row: ShopRows.product)
     }
 
     func searchProducts(terms: [String], limit: Int) throws -> [Product] {
@@ -53,7 +53,7 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
     }
 
     func available(sku: String) throws -> Int? {
-        try queryFirst("SELECT available FROM stock WHERE sku = ?1", [sku]) { $0.int(0) }
+        try queryFirst(.stockBySku, sql: "SELECT available FROM stock WHERE sku = ?1", [sku]) { $0.int(0) }
     }
 
     // MARK: - Carts
@@ -144,9 +144,9 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
     }
 
     /// `query` for a lookup by a unique key (the primary key): the first row, or nil.
-    private func queryFirst<Row>(_ sql: String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> Row? {
+    private func queryFirst<Row>(_ lookup: SQLiteConnection.KeyLookup, sql: @autoclosure () -> String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> Row? {
         try checkInterruption()
-        return try connection.queryFirst(sql, arguments, row: row)
+        return try connection.queryFirst(lookup, sql: sql(), arguments, row: row)
     }
 
     @discardableResult
