@@ -4,10 +4,10 @@ extension SQLiteConnection {
     /// Runs `body` inside a deferred (read) transaction, so all its statements see one snapshot.
     /// Commits on success; rolls back and rethrows on failure.
     func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
-        try run("BEGIN DEFERRED")
+        try beginDeferred()
         do {
             let value = try body()
-            try run("COMMIT")
+            try commit()
             return value
         } catch {
             rollbackIfInTransaction()

@@ -17,6 +17,20 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
     let interruptSwitch: InterruptSwitch
     /// Prepared statements by SQL text, reused across calls.
     private var statements: [String: SQLiteStatement] = [:]
+    /// `BEGIN DEFERRED` and `COMMIT`, prepared on first use and kept out of `statements`: every
+    /// read runs both, and a dictionary lookup hashes the SQL text each time.
+    private var beginDeferredStatement: SQLiteStatement?
+    private var commitStatement: SQLiteStatement?
+    /// The `KeyLookup` statements, by raw value; prepared on first use.
+    private var keyLookupStatements = [SQLiteStatement?](repeating: nil, count: KeyLookup.allCases.count)
+
+    /// The lookups by primary key that reads run most (`catalog.get`, `inventory.check`): each
+    /// keeps its prepared statement in a slot of its own, so neither its SQL text is built nor the
+    /// cache's key hashed per call.
+    enum KeyLookup: Int, CaseIterable {
+        case productBySku
+        case stockBySku
+    }
 
     /// Opens `path` with `sqlite3_open_v2` and `flags` (`SQLITE_OPEN_NOMUTEX` is added).
     init(path: String, flags: Int32) throws(SQLiteError) {
@@ -35,6 +49,9 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
 
     deinit {
         statements.removeAll()  // finalizes them before the close below
+        keyLookupStatements.removeAll()
+        beginDeferredStatement = nil
+        commitStatement = nil
         sqlite3_close_v2(handle)
     }
 
@@ -79,15 +96,58 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
         return rows
     }
 
+    /// Runs one cached statement and maps its first row with `row`, or returns nil when there is
+    /// none; stops there (for lookups by a unique key, where a second step would only find the end).
+    func queryFirst<Row>(_ lookup: KeyLookup, sql: @autoclosure () -> String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> Row? {
+        let statement: SQLiteStatement
+        if let cached = keyLookupStatements[lookup.rawValue] {
+            statement = cached
+        } else {
+            statement = try prepare(sql())
+            keyLookupStatements[lookup.rawValue] = statement
+        }
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        return try statement.step() ? try row(statement) : nil
+    }
+
     /// The cached statement for `sql`, preparing it on first use.
     func prepared(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let cached = statements[sql] { return cached }
+        let statement = try prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `BEGIN DEFERRED` (a statement without parameters or rows) from its own slot.
+    func beginDeferred() throws(SQLiteError) {
+        try runUnbound(&beginDeferredStatement, "BEGIN DEFERRED")
+    }
+
+    /// Runs `COMMIT` from its own slot.
+    func commit() throws(SQLiteError) {
+        try runUnbound(&commitStatement, "COMMIT")
+    }
+
+    /// Runs the statement in `slot` (preparing `sql` into it on first use) to completion; for SQL
+    /// without parameters, so there are no bindings to clear.
+    private func runUnbound(_ slot: inout SQLiteStatement?, _ sql: String) throws(SQLiteError) {
+        let statement: SQLiteStatement
+        if let cached = slot {
+            statement = cached
+        } else {
+            statement = try prepare(sql)
+            slot = statement
+        }
+        defer { statement.resetKeepingBindings() }
+        while try statement.step() {}
+    }
+
+    private func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
         guard code == SQLITE_OK, let prepared else { throw lastError(code) }
-        let statement = SQLiteStatement(handle: prepared)
-        statements[sql] = statement
-        return statement
+        return SQLiteStatement(handle: prepared)
     }
 
     // MARK: - State

@@ -27,7 +27,7 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
     }
 
     func product(sku: String) throws -> Product? {
-        try query("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1", [sku], row: ShopRows.product).first
+        try queryFirst(.productBySku, sql: "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1", [sku], row: ShopRows.product)
     }
 
     func searchProducts(terms: [String], limit: Int) throws -> [Product] {
@@ -53,7 +53,7 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
     }
 
     func available(sku: String) throws -> Int? {
-        try query("SELECT available FROM stock WHERE sku = ?1", [sku]) { $0.int(0) }.first
+        try queryFirst(.stockBySku, sql: "SELECT available FROM stock WHERE sku = ?1", [sku]) { $0.int(0) }
     }
 
     // MARK: - Carts
@@ -141,6 +141,12 @@ struct SQLiteShopTransaction: ShopWriteTransaction {
     private func query<Row>(_ sql: String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> [Row] {
         try checkInterruption()
         return try connection.query(sql, arguments, row: row)
+    }
+
+    /// `query` for a lookup by a unique key (the primary key): the first row, or nil.
+    private func queryFirst<Row>(_ lookup: SQLiteConnection.KeyLookup, sql: @autoclosure () -> String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> Row? {
+        try checkInterruption()
+        return try connection.queryFirst(lookup, sql: sql(), arguments, row: row)
     }
 
     @discardableResult

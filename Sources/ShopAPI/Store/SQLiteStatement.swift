@@ -42,6 +42,11 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Makes a statement without parameters ready for its next use.
+    func resetKeepingBindings() {
+        sqlite3_reset(handle)
+    }
+
     // MARK: - Reading the current row
 
     func int(_ column: Int32) -> Int {
