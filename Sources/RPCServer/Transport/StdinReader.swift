@@ -127,16 +127,35 @@ public final class StdinReader: Sendable {
 
     /// Hands one chunk to the connection on the reader queue (once the previous one was taken),
     /// and pauses reading there if the connection wants no more.
+    ///
+    /// Adaptive: if the previous chunk was already taken (the reader queue has caught up with the
+    /// input, as it has whenever a client waits for each reply), the chunk is handed over with
+    /// `queue.sync`, which on an idle serial queue runs the block on this thread: no wake-up of a
+    /// Dispatch worker and no context switch between the read and the decode. If the reader queue
+    /// is still busy with the previous chunk (a pipelining client), the chunk goes over with
+    /// `queue.async` as before, so this thread reads the next chunk while the queue decodes this
+    /// one. Either way the block runs on the reader queue (its `dispatchPrecondition`s hold),
+    /// chunks are taken in read order, and at most one chunk waits untaken.
     private func deliver(_ chunk: [UInt8]) {
-        handOff.wait()
-        queue.async {
-            defer { self.handOff.signal() }
-            // After a stop the connection itself ignores input; nothing is dropped here.
-            chunk.withUnsafeBytes { self.connection.receiveOnReaderQueue($0) }
-            // Decided on the reader queue, where `resumeOnReaderQueue` also runs: a resume can
-            // only come after this pause, never be lost before it.
-            if !self.connection.wantsInput { self.control.withLock { $0.paused = true } }
+        if handOff.wait(timeout: .now()) == .success {
+            queue.sync { takeOnReaderQueue(chunk, inputIdle: true) }
+            handOff.signal()
+        } else {
+            handOff.wait()
+            queue.async {
+                self.takeOnReaderQueue(chunk, inputIdle: false)
+                self.handOff.signal()
+            }
         }
+    }
+
+    private func takeOnReaderQueue(_ chunk: [UInt8], inputIdle: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        // After a stop the connection itself ignores input; nothing is dropped here.
+        chunk.withUnsafeBytes { connection.receiveOnReaderQueue($0, inputIdle: inputIdle) }
+        // Decided on the reader queue, where `resumeOnReaderQueue` also runs: a resume can
+        // only come after this pause, never be lost before it.
+        if !connection.wantsInput { control.withLock { $0.paused = true } }
     }
 
     /// Blocks in `poll` until stdin is readable (or at its end) and returns true, or until the
