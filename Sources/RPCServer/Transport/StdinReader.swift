@@ -99,17 +99,18 @@ public final class StdinReader: Sendable {
     // MARK: - Reading thread
 
     private func readLoop() {
+        // One buffer for every read, owned by this thread: a chunk taken on this thread is decoded
+        // straight from it, and only a chunk handed to another thread is copied (its bytes only),
+        // instead of a fresh 64 KiB array (malloc, page faults, free) per read.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
+        defer { buffer.deallocate() }
         while true {
             let (paused, stopped) = control.withLock { ($0.paused, $0.stopped) }
             if stopped { return handOff.wait() }  // the last chunk has been taken
             guard waitUntilReadable(orOnlyWoken: paused) else { continue }
-            var count = 0
-            let chunk = [UInt8](unsafeUninitializedCapacity: Self.readSize) { buffer, initialized in
-                count = read(fd, buffer.baseAddress, buffer.count)
-                initialized = max(0, count)
-            }
+            let count = read(fd, buffer.baseAddress, buffer.count)
             if count > 0 {
-                deliver(chunk)
+                deliver(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             } else if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK {
                 continue
             } else {
@@ -136,23 +137,24 @@ public final class StdinReader: Sendable {
     /// `queue.async` as before, so this thread reads the next chunk while the queue decodes this
     /// one. Either way the block runs on the reader queue (its `dispatchPrecondition`s hold),
     /// chunks are taken in read order, and at most one chunk waits untaken.
-    private func deliver(_ chunk: [UInt8]) {
+    private func deliver(_ bytes: UnsafeRawBufferPointer) {
         if handOff.wait(timeout: .now()) == .success {
-            queue.sync { takeOnReaderQueue(chunk, inputIdle: true) }
+            queue.sync { takeOnReaderQueue(bytes, inputIdle: true) }
             handOff.signal()
         } else {
+            let chunk = [UInt8](bytes)
             handOff.wait()
             queue.async {
-                self.takeOnReaderQueue(chunk, inputIdle: false)
+                chunk.withUnsafeBytes { self.takeOnReaderQueue($0, inputIdle: false) }
                 self.handOff.signal()
             }
         }
     }
 
-    private func takeOnReaderQueue(_ chunk: [UInt8], inputIdle: Bool) {
+    private func takeOnReaderQueue(_ chunk: UnsafeRawBufferPointer, inputIdle: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
         // After a stop the connection itself ignores input; nothing is dropped here.
-        chunk.withUnsafeBytes { connection.receiveOnReaderQueue($0, inputIdle: inputIdle) }
+        connection.receiveOnReaderQueue(chunk, inputIdle: inputIdle)
         // Decided on the reader queue, where `resumeOnReaderQueue` also runs: a resume can
         // only come after this pause, never be lost before it.
         if !connection.wantsInput { control.withLock { $0.paused = true } }
