@@ -89,6 +89,35 @@ final class OutputWriterDirectWriteTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"id\":1}\n")
     }
 
+    func test_pipeWithoutRoom_directWriteDeclined_replyWrittenByTheWriterQueueOnceRead() throws {
+        var ends: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&ends), 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let capacity = Int(fcntl(ends[1], 1032))  // F_GETPIPE_SZ
+        XCTAssertGreaterThan(capacity, 4096)
+        // Nobody reads yet; leave less than a page free.
+        let filler = [UInt8](repeating: UInt8(ascii: "x"), count: capacity - 100)
+        XCTAssertEqual(filler.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }, filler.count)
+        let writer = OutputWriter(output: FileDescriptorOutput(fd: ends[1])) { XCTFail("output closed") }
+        // Returns at once (a blocking write here would hang the test): the writer queue takes it.
+        XCTAssertNil(writer.submitWritingIfIdle(Array(#"{"id":1}"#.utf8)))
+        writer.beginReaderBurst()
+        writer.submit(Array(#"{"id":2}"#.utf8))
+        writer.endReaderBurst(writeIfIdle: true)
+
+        let expected = filler + Array("{\"id\":1}\n{\"id\":2}\n".utf8)
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while received.count < expected.count {
+            let count = read(ends[0], &chunk, chunk.count)
+            guard count > 0 else { return XCTFail("pipe read failed") }
+            received += chunk[..<count]
+        }
+        XCTAssertEqual(received, expected)
+        writer.queue.sync {}
+        XCTAssertEqual(writer.backlogBytes, 0)
+    }
+
     func test_outputThatIsNotADescriptor_neverWrittenOffTheWriterQueue() {
         let output = QueueCheckingOutput()
         let writer = OutputWriter(output: output) { XCTFail("output closed") }
