@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 
 /// Reads standard input on a thread of its own, one bounded `read(2)` at a time, and feeds the
-/// connection on the reader queue. The thread reads the next chunk while the reader queue decodes
-/// the last one, with at most one chunk handed over and not yet taken, so at most two reads are
-/// held beyond the connection's own buffer. It reads only while the connection wants input, so a
+/// connection on the reader queue. While the reader queue is busy, the thread reads the next chunk
+/// while the queue decodes the last one, with at most one chunk handed over and not yet taken, so
+/// at most two reads are held beyond the connection's own buffer; when the queue has caught up,
+/// the chunk is taken on this thread through `queue.sync` (see `deliver`), with no wake-up. It reads only while the connection wants input, so a
 /// full connection stops reading and the client's writes block on the pipe (back-pressure). End
 /// of input is reported once, after every chunk; a finished reader never reads again.
 ///
