@@ -398,17 +398,30 @@ package final class RPCEngine: Sendable {
     /// element frees its id first (the batch still holds it) and then fills its slot. Either way
     /// the reply is handed on before any drain waiter runs (an open batch counts as in flight).
     /// Any thread.
+    ///
+    /// When this was the last call in flight and the writer is idle, the thread that settled the
+    /// call writes the reply itself, after the lock is released (`OutputWriter.DirectWrite`): an
+    /// idle server then answers without waking the writer queue. With other calls in flight,
+    /// replies go through the batching writer queue.
     private func callSettled(_ call: Call, _ outcome: Result<JSONValue, RPCError>, sendsReply: Bool) {
         let body = sendsReply ? call.id.map { ReplyTarget.encode(id: $0, call.replyStyle.reply(for: outcome)) } : nil
+        var directWrite: OutputWriter.DirectWrite?
         let waiters = inflight.withLock { table -> [@Sendable () -> Void] in
             if let id = call.id {
                 if table.byID[id] === call { table.byID[id] = nil }
             } else {
                 table.withoutID[ObjectIdentifier(call)] = nil
             }
-            if case .channel(let channel) = call.target, let body { channel.send(body) }
+            if case .channel(let channel) = call.target, let body {
+                if table.count == 0 {
+                    directWrite = channel.sendWritingIfIdle(body)
+                } else {
+                    channel.send(body)
+                }
+            }
             return takeWaiters(&table)
         }
+        directWrite?.perform()
         // A batch element's batch is still open (it counts as in flight), so no drain waiter can
         // run before the batch's reply is sent.
         if case .batch(let collector, let slot) = call.target, let body { collector.fill(slot: slot, with: body) }

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Synchronization
 
@@ -6,9 +13,20 @@ import Synchronization
 /// Any thread may `submit` a body: it is framed (in the stream's framing) and appended to a
 /// pending buffer under a lock, and only when that buffer was empty is a flush scheduled on the
 /// **writer queue**. The flush takes everything pending and writes it in one `write`. So under load
-/// many frames coalesce into one syscall and one wake-up, and since only the writer queue writes,
-/// and every frame is appended whole, two frames can never interleave. The tracer records each
-/// reply in the same critical section that appends its frame, so the trace's order is the wire's.
+/// many frames coalesce into one syscall and one wake-up. The tracer records each reply in the same
+/// critical section that appends its frame, so the trace's order is the wire's.
+///
+/// **Direct writes (the idle fast path).** When the server is idle, waking the writer queue for one
+/// reply costs more than the reply: a context switch on each side. So a thread may write a reply
+/// itself (`submitWritingIfIdle`, and the reader's end of a burst, `endReaderBurst`), but
+/// only when the writer is idle *and* nothing else is pending, and only into a descriptor whose
+/// `write` cannot block (a pipe with room for the bytes, a regular file; see `DirectOutput`). It
+/// is safe because writing is *owned*: `busy` is set under the lock by whoever takes the pending
+/// bytes (the writer queue's flush or a direct writer), at most one owner at a time; while it is
+/// set, other submits only append; the owner takes everything pending, in append order, as one
+/// batch of whole frames, and on finishing hands what piled up meanwhile to the writer queue. So
+/// frames are written whole, in the order they were appended (the trace's order), never
+/// interleaved, and under load everything still goes through the batching writer queue.
 ///
 /// `backlogBytes` (framed bytes submitted and not yet written) lets the reader stop reading when a
 /// client does not read its replies, so memory stays bounded. Thread-safe.
@@ -16,6 +34,8 @@ package final class OutputWriter: Sendable {
     package let queue: DispatchQueue
     package let maxBacklogBytes: Int
     private let output: any ByteOutput
+    /// Set when `output` may also be written from other threads than the writer queue.
+    private let direct: DirectOutput?
     private let tracer: Tracer?
     private let onClosed: @Sendable () -> Void
 
@@ -24,9 +44,27 @@ package final class OutputWriter: Sendable {
         var flushScheduled = false
         var closed = false
         var framing: Framing?
+        /// Someone (the writer queue or a direct writer) has taken pending bytes and is writing
+        /// them. Only the owner writes; it looks at `bytes` again when done.
+        var busy = false
         /// Bytes handed to `write` and not yet written.
         var writing = 0
+        /// The thread running a reader burst (`beginReaderBurst`): its own submits only
+        /// append, and its `endReaderBurst` decides how they go out.
+        var burstThread: pthread_t?
         var backlogWaiters: [@Sendable () -> Void] = []
+    }
+
+    /// Pending bytes taken by a direct writer, to be written with `perform()` once the caller has
+    /// released its own locks. Whoever gets one must perform it, once: the writer stays busy (and
+    /// every later reply waits) until then.
+    struct DirectWrite {
+        fileprivate let writer: OutputWriter
+        fileprivate let batch: [UInt8]
+
+        /// Writes the batch on this thread, then hands whatever was submitted meanwhile to the
+        /// writer queue. Any thread; call with no lock held.
+        func perform() { writer.writeDirectly(batch) }
     }
 
     private let pending = Locked(Pending())
@@ -39,6 +77,7 @@ package final class OutputWriter: Sendable {
         queue = DispatchQueue(label: "RPCServer.writer", qos: .userInitiated)
         spare = QueueBound([], queue: queue)
         self.output = output
+        direct = (output as? FileDescriptorOutput).flatMap { DirectOutput(fd: $0.fd) }
         self.tracer = tracer
         self.maxBacklogBytes = maxBacklogBytes
         self.onClosed = onClosed
@@ -48,7 +87,7 @@ package final class OutputWriter: Sendable {
     package func setFraming(_ value: Framing) { pending.withLock { $0.framing = value } }
 
     /// A channel whose bodies this writer frames and writes.
-    package var channel: ReplyChannel { ReplyChannel { [self] body in self.submit(body) } }
+    package var channel: ReplyChannel { ReplyChannel(writer: self) }
 
     /// Framed bytes submitted and not yet written out.
     package var backlogBytes: Int { pending.withLock { $0.bytes.count + $0.writing } }
@@ -61,52 +100,185 @@ package final class OutputWriter: Sendable {
         queue.async { self.wakeBacklogWaitersIfRoom() }
     }
 
-    /// Frames `body` and appends it to the pending output; schedules a flush if none is. Any thread.
+    /// Frames `body` and appends it to the pending output; schedules a flush if none is (unless the
+    /// caller is running a reader burst, which ends with `endReaderBurst`). Never writes on
+    /// the caller's thread, so it may be called under any lock. Any thread.
     package func submit(_ body: [UInt8]) {
         let schedule = pending.withLock { state -> Bool in
-            guard !state.closed else { return false }
-            // Under the lock that orders frames, so the trace's order is the wire's. Cheap: the
-            // tracer only copies the body and hands it to its own queue.
-            tracer?.record(direction: "out", body: body)
-            FrameEncoder.append(body, framing: state.framing ?? .ndjson, to: &state.bytes)
-            if state.flushScheduled { return false }
-            state.flushScheduled = true
-            return true
+            guard appendLocked(body, to: &state) else { return false }
+            if let burst = state.burstThread, pthread_equal(burst, pthread_self()) != 0 { return false }
+            return scheduleFlushLocked(&state)
         }
         if schedule { queue.async { self.flushOnWriterQueue() } }
     }
 
+    /// Like `submit`, but if the writer is idle and nothing else is pending, the caller becomes the
+    /// writer: it gets the frame back as a `DirectWrite` and must `perform()` it, after
+    /// releasing any lock it holds. Otherwise (load, a burst, an output that could block) the frame
+    /// goes to the batching writer queue and nil is returned. Any thread.
+    func submitWritingIfIdle(_ body: [UInt8]) -> DirectWrite? {
+        guard let direct else {
+            submit(body)
+            return nil
+        }
+        var batch: [UInt8]?
+        let schedule = pending.withLock { state -> Bool in
+            let wasEmpty = state.bytes.isEmpty
+            guard appendLocked(body, to: &state) else { return false }
+            if wasEmpty, !state.busy, !state.flushScheduled, state.burstThread == nil, direct.hasRoom(for: state.bytes.count) {
+                batch = takeLocked(&state)
+                return false
+            }
+            return scheduleFlushLocked(&state)
+        }
+        if schedule { queue.async { self.flushOnWriterQueue() } }
+        return batch.map { DirectWrite(writer: self, batch: $0) }
+    }
+
+    // MARK: - Reader bursts
+
+    /// Starts a burst on the calling thread (the reader, taking one chunk of input): until
+    /// `endReaderBurst`, this thread's submits only append, so the burst's replies go out
+    /// together. Other threads' submits are not held. Call from the reader (the connection calls
+    /// it on the reader queue); one burst at a time, ended on the same thread.
+    func beginReaderBurst() {
+        pending.withLock { $0.burstThread = pthread_self() }
+    }
+
+    /// Ends the burst. With `writeIfIdle` (the reader has nothing else to do: no more input is
+    /// waiting), and if the writer is idle and the output has room, this thread writes what is
+    /// pending itself; otherwise the writer queue does. Call on the thread that began the burst.
+    func endReaderBurst(writeIfIdle: Bool) {
+        var batch: [UInt8]?
+        let schedule = pending.withLock { state -> Bool in
+            state.burstThread = nil
+            guard !state.closed, !state.bytes.isEmpty else { return false }
+            if writeIfIdle, let direct, !state.busy, !state.flushScheduled, direct.hasRoom(for: state.bytes.count) {
+                batch = takeLocked(&state)
+                return false
+            }
+            return scheduleFlushLocked(&state)
+        }
+        if schedule { queue.async { self.flushOnWriterQueue() } }
+        if let batch { writeDirectly(batch) }
+    }
+
+    // MARK: - Writer queue
+
     /// Writes everything pending now. - Important: call on the writer queue.
+    ///
+    /// If a direct writer owns the output at that moment (only possible when this is called
+    /// directly, not from a scheduled flush), waits for it first, so that everything submitted
+    /// before the call has been written when it returns.
     package func flushOnWriterQueue() {
         dispatchPrecondition(condition: .onQueue(queue))
+        while true {
+            var batch: [UInt8] = []
+            swap(&batch, &spare.value)
+            let proceed = pending.withLock { state -> Bool? in
+                if state.busy { return nil }  // a direct writer is writing: wait for it
+                state.flushScheduled = false
+                guard !state.closed, !state.bytes.isEmpty else { return false }
+                swap(&batch, &state.bytes)
+                state.busy = true
+                state.writing = batch.count
+                return true
+            }
+            guard let proceed else {
+                spare.value = batch
+                usleep(50)
+                continue
+            }
+            guard proceed else {
+                spare.value = batch  // keep the spare buffer for the next flush
+                return
+            }
+            do {
+                try batch.withUnsafeBytes { try output.write($0) }
+            } catch {
+                pending.withLock { state in
+                    state.closed = true
+                    state.bytes = []
+                    state.busy = false
+                    state.writing = 0
+                }
+                onClosed()
+                return
+            }
+            // Keep the buffer for the next flush, unless a burst made it large.
+            batch.removeAll(keepingCapacity: batch.capacity <= 1024 * 1024)
+            spare.value = batch
+            // What was submitted during the write is written next, by this flush.
+            let more = pending.withLock { state -> Bool in
+                state.busy = false
+                state.writing = 0
+                guard !state.closed, !state.bytes.isEmpty else { return false }
+                state.flushScheduled = true  // this flush goes on: no other may be scheduled
+                return true
+            }
+            wakeBacklogWaitersIfRoom()
+            if !more { return }
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Frames `body` into the pending bytes and records it in the trace, both in one critical
+    /// section so the trace's order is the wire's. False if the output is closed.
+    private func appendLocked(_ body: [UInt8], to state: inout Pending) -> Bool {
+        guard !state.closed else { return false }
+        // Cheap: the tracer only copies the body and hands it to its own queue.
+        tracer?.record(direction: "out", body: body)
+        FrameEncoder.append(body, framing: state.framing ?? .ndjson, to: &state.bytes)
+        return true
+    }
+
+    /// Whether the caller must schedule a flush: none is scheduled and no owner will look again.
+    private func scheduleFlushLocked(_ state: inout Pending) -> Bool {
+        if state.flushScheduled || state.busy { return false }
+        state.flushScheduled = true
+        return true
+    }
+
+    /// Makes the caller the owner and takes every pending byte. Call with `busy` and
+    /// `flushScheduled` false.
+    private func takeLocked(_ state: inout Pending) -> [UInt8] {
+        state.busy = true
+        state.writing = state.bytes.count
         var batch: [UInt8] = []
-        swap(&batch, &spare.value)
-        let proceed = pending.withLock { state -> Bool in
-            state.flushScheduled = false
-            guard !state.closed, !state.bytes.isEmpty else { return false }
-            swap(&batch, &state.bytes)
-            state.writing = batch.count
-            return true
-        }
-        guard proceed else {
-            spare.value = batch  // keep the spare buffer for the next flush
-            return
-        }
+        swap(&batch, &state.bytes)
+        return batch
+    }
+
+    /// Writes `batch` on this thread as the owner, then gives ownership up: what was submitted
+    /// meanwhile goes to the writer queue. A failed write closes the writer (and runs `onClosed`
+    /// on the writer queue, as a failed flush does).
+    private func writeDirectly(_ batch: [UInt8]) {
+        var batch = batch
+        var failed = false
         do {
             try batch.withUnsafeBytes { try output.write($0) }
         } catch {
-            pending.withLock { state in
+            failed = true
+        }
+        batch.removeAll(keepingCapacity: batch.capacity <= 64 * 1024)
+        let (schedule, wakeWaiters) = pending.withLock { state -> (Bool, Bool) in
+            state.busy = false
+            state.writing = 0
+            if failed {
                 state.closed = true
                 state.bytes = []
+                return (false, false)
             }
-            onClosed()
+            if state.bytes.isEmpty, state.bytes.capacity < batch.capacity { swap(&batch, &state.bytes) }  // reuse the buffer
+            return (!state.bytes.isEmpty && scheduleFlushLocked(&state), !state.backlogWaiters.isEmpty)
+        }
+        if failed {
+            queue.async { self.onClosed() }
             return
         }
-        pending.withLock { $0.writing = 0 }
-        // Keep the buffer for the next flush, unless a burst made it large.
-        batch.removeAll(keepingCapacity: batch.capacity <= 1024 * 1024)
-        spare.value = batch
-        wakeBacklogWaitersIfRoom()
+        if schedule { queue.async { self.flushOnWriterQueue() } }
+        if wakeWaiters { queue.async { self.wakeBacklogWaitersIfRoom() } }
     }
 
     private func wakeBacklogWaitersIfRoom() {

@@ -65,10 +65,21 @@ package final class RPCConnection: Sendable {
     // MARK: - Input
 
     package func receiveOnReaderQueue(_ bytes: UnsafeRawBufferPointer) {
+        receiveOnReaderQueue(bytes, inputIdle: false)
+    }
+
+    /// Takes a chunk of input. `inputIdle`: the source has nothing more waiting (the reader had
+    /// caught up with the client): the replies answered here, on the reader queue, are then held
+    /// until the chunk is done and written by this thread if the writer is idle
+    /// (`OutputWriter.endReaderBurst`), instead of waking the writer queue for them.
+    func receiveOnReaderQueue(_ bytes: UnsafeRawBufferPointer, inputIdle: Bool) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         guard !state.value.stopped else { return }
         state.value.decoder.append(bytes)
+        guard inputIdle else { return drainFramesOnReaderQueue() }
+        writer.beginReaderBurst()
         drainFramesOnReaderQueue()
+        writer.endReaderBurst(writeIfIdle: true)
     }
 
     /// The input reached its end: answer what is buffered, let calls finish (in an MCP session,

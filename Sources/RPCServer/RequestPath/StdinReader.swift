@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 
 /// Reads standard input on a thread of its own, one bounded `read(2)` at a time, and feeds the
-/// connection on the reader queue. The thread reads the next chunk while the reader queue decodes
-/// the last one, with at most one chunk handed over and not yet taken, so at most two reads are
-/// held beyond the connection's own buffer. It reads only while the connection wants input, so a
+/// connection on the reader queue. While the reader queue is busy, the thread reads the next chunk
+/// while the queue decodes the last one, with at most one chunk handed over and not yet taken, so
+/// at most two reads are held beyond the connection's own buffer; when the queue has caught up,
+/// the chunk is taken on this thread through `queue.sync` (see `deliver`), with no wake-up. It reads only while the connection wants input, so a
 /// full connection stops reading and the client's writes block on the pipe (back-pressure). End
 /// of input is reported once, after every chunk; a finished reader never reads again.
 ///
@@ -99,17 +100,18 @@ package final class StdinReader: Sendable {
     // MARK: - Reading thread
 
     private func readLoop() {
+        // One buffer for every read, owned by this thread: a chunk taken on this thread is decoded
+        // straight from it, and only a chunk handed to another thread is copied (its bytes only),
+        // instead of a fresh 64 KiB array (malloc, page faults, free) per read.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
+        defer { buffer.deallocate() }
         while true {
             let (paused, stopped) = control.withLock { ($0.paused, $0.stopped) }
             if stopped { return handOff.wait() }  // the last chunk has been taken
             guard waitUntilReadable(orOnlyWoken: paused) else { continue }
-            var count = 0
-            let chunk = [UInt8](unsafeUninitializedCapacity: Self.readSize) { buffer, initialized in
-                count = read(fd, buffer.baseAddress, buffer.count)
-                initialized = max(0, count)
-            }
+            let count = read(fd, buffer.baseAddress, buffer.count)
             if count > 0 {
-                deliver(chunk)
+                deliver(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             } else if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK {
                 continue
             } else {
@@ -127,16 +129,36 @@ package final class StdinReader: Sendable {
 
     /// Hands one chunk to the connection on the reader queue (once the previous one was taken),
     /// and pauses reading there if the connection wants no more.
-    private func deliver(_ chunk: [UInt8]) {
-        handOff.wait()
-        queue.async {
-            defer { self.handOff.signal() }
-            // After a stop the connection itself ignores input; nothing is dropped here.
-            chunk.withUnsafeBytes { self.connection.receiveOnReaderQueue($0) }
-            // Decided on the reader queue, where `resumeOnReaderQueue` also runs: a resume can
-            // only come after this pause, never be lost before it.
-            if !self.connection.wantsInput { self.control.withLock { $0.paused = true } }
+    ///
+    /// Adaptive: if the previous chunk was already taken (the reader queue has caught up with the
+    /// input, as it has whenever a client waits for each reply), the chunk is handed over with
+    /// `queue.sync`, which on an idle serial queue runs the block on this thread: no wake-up of a
+    /// Dispatch worker and no context switch between the read and the decode. If the reader queue
+    /// is still busy with the previous chunk (a pipelining client), the chunk goes over with
+    /// `queue.async` as before, so this thread reads the next chunk while the queue decodes this
+    /// one. Either way the block runs on the reader queue (its `dispatchPrecondition`s hold),
+    /// chunks are taken in read order, and at most one chunk waits untaken.
+    private func deliver(_ bytes: UnsafeRawBufferPointer) {
+        if handOff.wait(timeout: .now()) == .success {
+            queue.sync { takeOnReaderQueue(bytes, inputIdle: true) }
+            handOff.signal()
+        } else {
+            let chunk = [UInt8](bytes)
+            handOff.wait()
+            queue.async {
+                chunk.withUnsafeBytes { self.takeOnReaderQueue($0, inputIdle: false) }
+                self.handOff.signal()
+            }
         }
+    }
+
+    private func takeOnReaderQueue(_ chunk: UnsafeRawBufferPointer, inputIdle: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        // After a stop the connection itself ignores input; nothing is dropped here.
+        connection.receiveOnReaderQueue(chunk, inputIdle: inputIdle)
+        // Decided on the reader queue, where `resumeOnReaderQueue` also runs: a resume can
+        // only come after this pause, never be lost before it.
+        if !connection.wantsInput { control.withLock { $0.paused = true } }
     }
 
     /// Blocks in `poll` until stdin is readable (or at its end) and returns true, or until the

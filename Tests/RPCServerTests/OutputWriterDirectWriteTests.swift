@@ -1,0 +1,149 @@
+import Dispatch
+import Foundation
+import XCTest
+@testable import RPCServer
+
+/// The writer's idle fast path: replies written by the thread that produced them (a settled call,
+/// the end of a reader burst) still go out whole, once each, in the trace's order, alongside the
+/// batching writer queue. The output is a real descriptor (a temporary file, which direct writes
+/// may always use).
+final class OutputWriterDirectWriteTests: XCTestCase {
+    private var path = ""
+    private var fd: Int32 = -1
+
+    override func setUp() {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("direct-\(UUID().uuidString)").path
+        fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+    }
+
+    override func tearDown() {
+        close(fd)
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func test_concurrentDirectAndQueuedSubmits_everyFrameWholeOnce_inTraceOrder() throws {
+        let tracePath = path + ".trace"
+        defer { try? FileManager.default.removeItem(atPath: tracePath) }
+        let tracer = try Tracer(path: tracePath)
+        let writer = OutputWriter(output: FileDescriptorOutput(fd: fd), tracer: tracer) { XCTFail("output closed") }
+        writer.setFraming(.ndjson)
+        let threads = 8
+        let perThread = 500
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<perThread {
+                let body = Array(#"{"jsonrpc":"2.0","id":"\#(thread)-\#(index)","result":{}}"#.utf8)
+                if index % 3 == 0 {
+                    writer.submit(body)
+                } else {
+                    writer.submitWritingIfIdle(body)?.perform()
+                }
+            }
+        }
+        writer.queue.sync { writer.flushOnWriterQueue() }
+        tracer.flush()
+
+        let wire = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(wire.last, "", "the output ends with a whole frame")
+        let frames = wire.dropLast()
+        XCTAssertEqual(frames.count, threads * perThread)
+        for frame in frames {
+            XCTAssertNoThrow(try JSONParser.parse(Array(frame.utf8)), "not a whole frame: \(frame)")
+        }
+        XCTAssertEqual(Set(frames.map(Self.id)).count, threads * perThread, "every frame once")
+        let traced = try String(contentsOfFile: tracePath, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains(#""dir":"out""#) }.map(Self.id)
+        XCTAssertEqual(frames.map(Self.id), traced)
+    }
+
+    func test_idleWriter_submitWritingIfIdle_handsTheFrameToTheCaller() throws {
+        let writer = OutputWriter(output: FileDescriptorOutput(fd: fd)) { XCTFail("output closed") }
+        let direct = try XCTUnwrap(writer.submitWritingIfIdle(Array(#"{"id":1}"#.utf8)))
+        XCTAssertEqual(writer.backlogBytes, 9, "taken, not yet written")
+        // While the caller owns the output, other replies only queue behind it.
+        XCTAssertNil(writer.submitWritingIfIdle(Array(#"{"id":2}"#.utf8)))
+        direct.perform()
+        writer.queue.sync { writer.flushOnWriterQueue() }
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"id\":1}\n{\"id\":2}\n")
+        XCTAssertEqual(writer.backlogBytes, 0)
+    }
+
+    func test_readerBurst_holdsItsRepliesUntilItEnds_thenWritesThemTogether() throws {
+        let writer = OutputWriter(output: FileDescriptorOutput(fd: fd)) { XCTFail("output closed") }
+        writer.beginReaderBurst()
+        writer.submit(Array(#"{"id":1}"#.utf8))
+        writer.submit(Array(#"{"id":2}"#.utf8))
+        writer.queue.sync {}  // a flush, had one been scheduled, would have run by now
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "")
+        XCTAssertEqual(writer.backlogBytes, 18)
+        writer.endReaderBurst(writeIfIdle: true)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"id\":1}\n{\"id\":2}\n")
+        XCTAssertEqual(writer.backlogBytes, 0)
+    }
+
+    func test_readerBurst_endedWithoutWriteIfIdle_isWrittenByTheWriterQueue() throws {
+        let writer = OutputWriter(output: FileDescriptorOutput(fd: fd)) { XCTFail("output closed") }
+        writer.beginReaderBurst()
+        writer.submit(Array(#"{"id":1}"#.utf8))
+        writer.endReaderBurst(writeIfIdle: false)
+        writer.queue.sync {}
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"id\":1}\n")
+    }
+
+    func test_pipeWithoutRoom_directWriteDeclined_replyWrittenByTheWriterQueueOnceRead() throws {
+        var ends: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&ends), 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let capacity = Int(fcntl(ends[1], 1032))  // F_GETPIPE_SZ
+        XCTAssertGreaterThan(capacity, 4096)
+        // Nobody reads yet; leave less than a page free.
+        let filler = [UInt8](repeating: UInt8(ascii: "x"), count: capacity - 100)
+        XCTAssertEqual(filler.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }, filler.count)
+        let writer = OutputWriter(output: FileDescriptorOutput(fd: ends[1])) { XCTFail("output closed") }
+        // Returns at once (a blocking write here would hang the test): the writer queue takes it.
+        XCTAssertNil(writer.submitWritingIfIdle(Array(#"{"id":1}"#.utf8)))
+        writer.beginReaderBurst()
+        writer.submit(Array(#"{"id":2}"#.utf8))
+        writer.endReaderBurst(writeIfIdle: true)
+
+        let expected = filler + Array("{\"id\":1}\n{\"id\":2}\n".utf8)
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while received.count < expected.count {
+            let count = read(ends[0], &chunk, chunk.count)
+            guard count > 0 else { return XCTFail("pipe read failed") }
+            received += chunk[..<count]
+        }
+        XCTAssertEqual(received, expected)
+        writer.queue.sync {}
+        XCTAssertEqual(writer.backlogBytes, 0)
+    }
+
+    func test_outputThatIsNotADescriptor_neverWrittenOffTheWriterQueue() {
+        let output = QueueCheckingOutput()
+        let writer = OutputWriter(output: output) { XCTFail("output closed") }
+        output.queue = writer.queue
+        XCTAssertNil(writer.submitWritingIfIdle(Array(#"{"id":1}"#.utf8)))
+        writer.beginReaderBurst()
+        writer.submit(Array(#"{"id":2}"#.utf8))
+        writer.endReaderBurst(writeIfIdle: true)
+        writer.queue.sync { writer.flushOnWriterQueue() }
+        XCTAssertEqual(output.bytes.withLock { String(decoding: $0, as: UTF8.self) }, "{\"id\":1}\n{\"id\":2}\n")
+    }
+
+    /// An output that checks the `ByteOutput` contract: written on the writer queue only.
+    final class QueueCheckingOutput: ByteOutput, @unchecked Sendable {  // `queue` is set once, before any write
+        var queue: DispatchQueue?
+        let bytes = Locked<[UInt8]>([])
+        func write(_ buffer: UnsafeRawBufferPointer) throws {
+            if let queue { dispatchPrecondition(condition: .onQueue(queue)) }
+            bytes.withLock { $0.append(contentsOf: buffer) }
+        }
+    }
+
+    /// The `"id":"…"` member of a reply or trace line.
+    private static func id(_ line: Substring) -> String {
+        guard let start = line.range(of: #""id":""#) else { return "" }
+        let rest = line[start.upperBound...]
+        return String(rest.prefix { $0 != "\"" })
+    }
+}
