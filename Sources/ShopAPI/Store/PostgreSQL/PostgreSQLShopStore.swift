@@ -17,7 +17,9 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see
 ///   with `PQcancel` and is rolled back (`.interrupted`, nothing changed). A write is not
 ///   cancelled once its COMMIT is sent. `statement_timeout` is the server-side backup.
 /// - A connection lost with the server fails the calls using it with `.storage` and is dropped;
-///   the next borrow opens a new one.
+///   the next borrow opens a new one. After a failed opening, calls that need a new connection
+///   fail at once with `.storage` until `ReconnectBackoff.postgres` allows the next attempt
+///   (50 ms, doubling to 2 s; reset by a success).
 ///
 /// Thread-safe.
 final class PostgreSQLShopStore: ShopStore {
@@ -44,7 +46,7 @@ final class PostgreSQLShopStore: ShopStore {
         do {
             let first = try PostgreSQLConnection(uri: uri)
             try PostgreSQLSchema.migrate(first)
-            let pool = PostgreSQLConnectionPool(capacity: max(1, poolSize), connections: [first]) {
+            let pool = PostgreSQLConnectionPool(capacity: max(1, poolSize), connections: [first], backoff: .postgres) {
                 try PostgreSQLConnection(uri: uri)
             }
             return PostgreSQLShopStore(pool: pool)
