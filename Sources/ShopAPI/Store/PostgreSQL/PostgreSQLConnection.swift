@@ -12,8 +12,8 @@ import Foundation
 final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time, through PostgreSQLConnectionPool; interruptSwitch from any thread
     /// Seconds libpq waits for the server when connecting, unless the URI says otherwise.
     static let connectTimeoutSeconds = 5
-    /// The server stops any one statement after this long: a backup for a lost `PQcancel`, longer
-    /// than every method's deadline.
+    /// The server stops any one statement after this long: a backup for a lost `PQcancel` for work
+    /// without a deadline. A call with one sets its own per transaction (`PostgreSQLShopStore`).
     static let statementTimeoutMilliseconds = 30_000
 
     private let handle: OpaquePointer
