@@ -25,7 +25,7 @@ def request(i, method, params):
 
 
 def psql(psql_bin, uri, sql):
-    subprocess.run([psql_bin, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", uri, "-c", sql], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([psql_bin, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", uri], input=sql.encode(), check=True, stdout=subprocess.DEVNULL)
 
 
 def with_database(uri, name):
@@ -91,6 +91,35 @@ def drive(procs, make, per_process, inflight):
     return round(per_process * len(procs) / elapsed), failures, sample
 
 
+def postgres_cpu_seconds():
+    """CPU seconds the cluster has used so far: the postmaster and every child it has reaped
+    (a backend's time lands here when its connection closes)."""
+    data = os.environ.get("SHOP_RPC_TEST_POSTGRES_DATA")
+    try:
+        with open(os.path.join(data, "postmaster.pid")) as handle:
+            pid = int(handle.readline())
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except (OSError, TypeError, ValueError):
+        return None
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def measured(binary, db, pool, count, make, per_process, inflight):
+    """Spawns `count` servers, drives them, stops them; returns (calls/s, failures, sample error,
+    CPU ms per call in shop-rpc, CPU ms per call in PostgreSQL or None)."""
+    procs = [spawn(binary, db, pool) for _ in range(count)]
+    children, cluster = os.times().children_user + os.times().children_system, postgres_cpu_seconds()
+    rate, failures, sample = drive(procs, make, per_process, inflight)
+    finish(procs)
+    time.sleep(0.5)  # the backends exit after their clients
+    calls = count * per_process
+    server_ms = (os.times().children_user + os.times().children_system - children) * 1000 / calls
+    after = postgres_cpu_seconds()
+    database_ms = (after - cluster) * 1000 / calls if after is not None and cluster is not None and "://" in db else None
+    return rate, failures, sample, server_ms, database_ms
+
+
 def cart_rows(processes, per_process):
     for p in range(processes):
         for i in range(per_process):
@@ -115,10 +144,8 @@ def postgres_rows(args):
         values = ",".join(f"('{cart}','{sku}',1,100)" for cart, sku in cart_rows(args.processes, args.orders))
         psql(args.psql, uri, f"INSERT INTO cart_lines (cart_id, sku, quantity, unit_price_cents) VALUES {values}")
         psql(args.psql, uri, "VACUUM ANALYZE")
-        procs = [spawn(args.binary, uri, args.pool) for _ in range(args.processes)]
-        orders = drive(procs, place, args.orders, args.inflight)
-        catalog = drive(procs, get, args.catalog, args.inflight)
-        finish(procs)
+        orders = measured(args.binary, uri, args.pool, args.processes, place, args.orders, args.inflight)
+        catalog = measured(args.binary, uri, args.pool, args.processes, get, args.catalog, args.inflight)
     finally:
         psql(args.psql, args.pg_uri, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     return orders, catalog
@@ -133,10 +160,8 @@ def sqlite_rows(args, directory):
         db.executemany("INSERT INTO cart_lines (cart_id, sku, quantity, unit_price_cents) VALUES (?, ?, 1, 100)",
                        cart_rows(1, total))
     db.close()
-    procs = [spawn(args.binary, path, None)]
-    orders = drive(procs, place, total, args.sqlite_inflight)
-    catalog = drive(procs, get, args.processes * args.catalog, args.sqlite_inflight)
-    finish(procs)
+    orders = measured(args.binary, path, None, 1, place, total, args.sqlite_inflight)
+    catalog = measured(args.binary, path, None, 1, get, args.processes * args.catalog, args.sqlite_inflight)
     return orders, catalog
 
 
@@ -160,12 +185,15 @@ def main():
         lite_orders, lite_catalog = sqlite_rows(args, directory)
     total = args.processes * args.orders
     print(f"\n`{args.command}` ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores)\n")
-    print("| store | processes × in flight | orders.place/s (durable) | catalog.get/s | failed |")
-    print("|---|---|---|---|---|")
-    print(f"| PostgreSQL (synchronous_commit on, fsync on), --db-pool {args.pool} | {args.processes} × {args.inflight} "
-          f"| **{pg_orders[0]}** ({total} orders) | {pg_catalog[0]} | {pg_orders[1] + pg_catalog[1]} |")
+    fsync = os.environ.get("SHOP_RPC_TEST_POSTGRES_FSYNC", "off")
+    cpu = lambda r: f"{r[3]:.2f}" + (f" + {r[4]:.2f}" if r[4] is not None else "")
+    print("| store | processes × in flight | orders.place/s (durable) | CPU ms per order (shop-rpc + PostgreSQL) "
+          "| catalog.get/s | CPU ms per get | failed |")
+    print("|---|---|---|---|---|---|---|")
+    print(f"| PostgreSQL (synchronous_commit on, fsync {fsync}), --db-pool {args.pool} | {args.processes} × {args.inflight} "
+          f"| **{pg_orders[0]}** ({total} orders) | {cpu(pg_orders)} | {pg_catalog[0]} | {cpu(pg_catalog)} | {pg_orders[1] + pg_catalog[1]} |")
     print(f"| SQLite file (synchronous=FULL) | 1 × {args.sqlite_inflight} "
-          f"| **{lite_orders[0]}** ({total} orders) | {lite_catalog[0]} | {lite_orders[1] + lite_catalog[1]} |")
+          f"| **{lite_orders[0]}** ({total} orders) | {cpu(lite_orders)} | {lite_catalog[0]} | {cpu(lite_catalog)} | {lite_orders[1] + lite_catalog[1]} |")
     for label, result in (("pg orders", pg_orders), ("pg catalog", pg_catalog), ("sqlite orders", lite_orders), ("sqlite catalog", lite_catalog)):
         if result[2]:
             print(f"\n{label}: first error reply: {result[2].decode(errors='replace')}")
