@@ -176,10 +176,13 @@ def main():
     parser.add_argument("--sqlite-inflight", type=int, default=64)
     parser.add_argument("--orders", type=int, default=5000, help="orders per PostgreSQL process")
     parser.add_argument("--catalog", type=int, default=20000, help="catalog.get per PostgreSQL process")
+    parser.add_argument("--commit-delay", type=int, default=0,
+                        help="the cluster's commit_delay in µs (group commit: wait for more committers before the WAL flush)")
     parser.add_argument("--command", default="bench/postgres-orders")
     args = parser.parse_args()
     if not args.pg_uri:
         sys.exit("needs --pg-uri or SHOP_RPC_TEST_POSTGRES_URI (bench/postgres-orders runs with-postgres)")
+    psql(args.psql, args.pg_uri, f"ALTER SYSTEM SET commit_delay = {args.commit_delay}; SELECT pg_reload_conf()")
     pg_orders, pg_catalog = postgres_rows(args)
     with tempfile.TemporaryDirectory() as directory:
         lite_orders, lite_catalog = sqlite_rows(args, directory)
@@ -190,7 +193,7 @@ def main():
     print("| store | processes × in flight | orders.place/s (durable) | CPU ms per order (shop-rpc + PostgreSQL) "
           "| catalog.get/s | CPU ms per get | failed |")
     print("|---|---|---|---|---|---|---|")
-    print(f"| PostgreSQL (synchronous_commit on, fsync {fsync}), --db-pool {args.pool} | {args.processes} × {args.inflight} "
+    print(f"| PostgreSQL (synchronous_commit on, fsync {fsync}, commit_delay {args.commit_delay} µs), --db-pool {args.pool} | {args.processes} × {args.inflight} "
           f"| **{pg_orders[0]}** ({total} orders) | {cpu(pg_orders)} | {pg_catalog[0]} | {cpu(pg_catalog)} | {pg_orders[1] + pg_catalog[1]} |")
     print(f"| SQLite file (synchronous=FULL) | 1 × {args.sqlite_inflight} "
           f"| **{lite_orders[0]}** ({total} orders) | {cpu(lite_orders)} | {lite_catalog[0]} | {cpu(lite_catalog)} | {lite_orders[1] + lite_catalog[1]} |")
