@@ -16,6 +16,24 @@ final class PostgreSQLStartupTests: XCTestCase {
         XCTAssertTrue(server.stderrOutput.contains("notaport"), server.stderrOutput)
     }
 
+    /// `postgresql:/shop` (one slash) or `postgres:shop` is a mistyped URI, not a file name: taken
+    /// as one it would create a directory tree named `postgresql:` and serve a private SQLite store.
+    func test_postgresSchemeWithoutDoubleSlash_isAMalformedURI_notAFilePath() throws {
+        let directory = FileManager.default.currentDirectoryPath
+        for value in ["postgresql:/shop_typo_\(getpid())", "POSTGRES:shop_typo_\(getpid())", "postgresql:/u:s3cret-pw@db/shop"] {
+            let server = try ServerProcess(["--db", value])
+            XCTAssertEqual(server.waitForExit(), 1, value)
+            XCTAssertTrue(server.stderrOutput.lowercased().contains("cannot open the postgres"), server.stderrOutput)
+            XCTAssertTrue(server.stderrOutput.contains("://"), "says what a URI starts with: \(server.stderrOutput)")
+            XCTAssertFalse(server.stderrOutput.contains("s3cret-pw"), "the value is not repeated")
+            let prefix = String(value.prefix(while: { $0 != ":" })) + ":"
+            for path in [directory + "/" + prefix, directory + "/" + value] {
+                XCTAssertFalse(FileManager.default.fileExists(atPath: path), "no file store was created for \(value)")
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+
     func test_postgresURI_unreachableServer_exitsOne_withinTenSeconds() throws {
         for uri in ["postgres://127.0.0.1:1/shop", "postgresql:///shop?host=/nonexistent-socket-dir&port=5999"] {
             let started = Date()
