@@ -87,13 +87,13 @@ public enum ShopMethods {
     private static func read<Params: ValidatedParams, Output: Encodable & Sendable>(
         _ name: String, _ type: Params.Type, lanes: ReadLanes, deadlineMs: Int = defaultDeadlineMs, deadlineMessage: String? = nil,
         summary: String, params: JSONValue, result: JSONValue,
-        _ body: @escaping @Sendable (Params, CancellationToken) throws -> Output
+        _ body: @escaping @Sendable (Params, any ShopInterruption) throws -> Output
     ) -> MethodSpec {
         .callback(name, params: type, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, summary: summary,
                   paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
             completion(Result {
                 try params.validate()
-                return try body(params, context.cancellation)
+                return try body(params, ShopCallInterruption(context))
             })
         }
         .startingOn(lanes.run)
@@ -103,7 +103,7 @@ public enum ShopMethods {
     /// A store write, handed to the service's grouping writer; its completion ends the call.
     private static func write<Params: ValidatedParams, Output: Encodable & Sendable>(
         _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
-        _ body: @escaping @Sendable (Params, CancellationToken, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
+        _ body: @escaping @Sendable (Params, any ShopInterruption, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
     ) -> MethodSpec {
         .callback(name, params: type, deadlineMs: defaultDeadlineMs, summary: summary,
                   paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
@@ -112,7 +112,7 @@ public enum ShopMethods {
             } catch {
                 return completion(.failure(error))
             }
-            body(params, context.cancellation) { result in completion(result.mapError { $0 }) }
+            body(params, ShopCallInterruption(context)) { result in completion(result.mapError { $0 }) }
         }
         .hinting(hints)
     }

@@ -16,6 +16,24 @@ final class PostgreSQLStartupTests: XCTestCase {
         XCTAssertTrue(server.stderrOutput.contains("notaport"), server.stderrOutput)
     }
 
+    /// `postgresql:/shop` (one slash) or `postgres:shop` is a mistyped URI, not a file name: taken
+    /// as one it would create a directory tree named `postgresql:` and serve a private SQLite store.
+    func test_postgresSchemeWithoutDoubleSlash_isAMalformedURI_notAFilePath() throws {
+        let directory = FileManager.default.currentDirectoryPath
+        for value in ["postgresql:/shop_typo_\(getpid())", "POSTGRES:shop_typo_\(getpid())", "postgresql:/u:s3cret-pw@db/shop"] {
+            let server = try ServerProcess(["--db", value])
+            XCTAssertEqual(server.waitForExit(), 1, value)
+            XCTAssertTrue(server.stderrOutput.lowercased().contains("cannot open the postgres"), server.stderrOutput)
+            XCTAssertTrue(server.stderrOutput.contains("://"), "says what a URI starts with: \(server.stderrOutput)")
+            XCTAssertFalse(server.stderrOutput.contains("s3cret-pw"), "the value is not repeated")
+            let prefix = String(value.prefix(while: { $0 != ":" })) + ":"
+            for path in [directory + "/" + prefix, directory + "/" + value] {
+                XCTAssertFalse(FileManager.default.fileExists(atPath: path), "no file store was created for \(value)")
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+
     func test_postgresURI_unreachableServer_exitsOne_withinTenSeconds() throws {
         for uri in ["postgres://127.0.0.1:1/shop", "postgresql:///shop?host=/nonexistent-socket-dir&port=5999"] {
             let started = Date()
@@ -24,6 +42,34 @@ final class PostgreSQLStartupTests: XCTestCase {
             XCTAssertLessThan(Date().timeIntervalSince(started), 10, uri)
             XCTAssertTrue(server.stderrOutput.contains("cannot open the postgres"), server.stderrOutput)
         }
+    }
+
+    /// A server that accepts TCP connections and never answers (here: a loopback socket that
+    /// listens and never accepts; the kernel completes the handshake) is given up on after the
+    /// default connect timeout (5 s), not waited for forever.
+    func test_postgresURI_serverThatNeverAnswers_exitsOne_withinTenSeconds() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(listener, 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        XCTAssertTrue(bound)
+        XCTAssertEqual(listen(listener, 16), 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+
+        let started = Date()
+        let server = try ServerProcess(["--db", "postgresql://shop@127.0.0.1:\(port)/shop"])
+        let status = server.waitForExit(timeout: 30)
+        XCTAssertEqual(status, 1, "exits 1 (nil: still waiting for the silent server after 30 s)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the issue's start-up bound")
+        XCTAssertTrue(server.stderrOutput.contains("cannot open the postgres"), server.stderrOutput)
+        XCTAssertTrue(server.stderrOutput.lowercased().contains("timeout"), server.stderrOutput)
     }
 
     func test_dbPool_outOfRange_exitsTwo() throws {

@@ -1,51 +1,60 @@
 import XCTest
 @testable import ShopAPI
 
-/// Stopping work through `ShopInterruption`.
-final class InterruptionTests: XCTestCase {
+/// Stopping work through `ShopInterruption`: the contract part on every store (`forEachStore`),
+/// then SQLite's own machinery.
+final class InterruptionTests: StoreContractTestCase {
     func test_reads_alreadyInterrupted_throwInterrupted() throws {
-        let service = try ShopService.open(path: ":memory:")
-        let interrupted = TestInterruption(interrupted: true)
-        let reads: [() throws -> Void] = [
-            { _ = try service.listCatalog(cursor: nil, limit: 10, category: nil, interruption: interrupted) },
-            { _ = try service.product(sku: "SKU-0001", interruption: interrupted) },
-            { _ = try service.searchCatalog(query: "coffee", limit: 10, interruption: interrupted) },
-            { _ = try service.checkInventory(skus: ["SKU-0001"], interruption: interrupted) },
-            { _ = try service.cart(id: "c", interruption: interrupted) },
-            { _ = try service.listOrders(cartId: nil, cursor: nil, limit: 10, interruption: interrupted) },
-        ]
-        for read in reads {
-            XCTAssertThrowsError(try read()) { XCTAssertEqual($0 as? ShopError, .interrupted) }
+        try forEachStore {
+            let service: ShopService = self.service
+            let interrupted = TestInterruption(interrupted: true)
+            let reads: [() throws -> Void] = [
+                { _ = try service.listCatalog(cursor: nil, limit: 10, category: nil, interruption: interrupted) },
+                { _ = try service.product(sku: "SKU-0001", interruption: interrupted) },
+                { _ = try service.searchCatalog(query: "coffee", limit: 10, interruption: interrupted) },
+                { _ = try service.checkInventory(skus: ["SKU-0001"], interruption: interrupted) },
+                { _ = try service.cart(id: "c", interruption: interrupted) },
+                { _ = try service.listOrders(cartId: nil, cursor: nil, limit: 10, interruption: interrupted) },
+            ]
+            for read in reads {
+                XCTAssertThrowsError(try read()) { XCTAssertEqual($0 as? ShopError, .interrupted) }
+            }
         }
     }
 
     func test_writes_alreadyInterrupted_failInterrupted_andChangeNothing() throws {
-        let service = try ShopService.open(path: ":memory:")
-        _ = try service.addToCartAndWait("c", "SKU-0001", 1).get()
-        let before = try service.available("SKU-0001")
-        let interrupted = TestInterruption(interrupted: true)
-        XCTAssertEqual(service.addToCartAndWait("c", "SKU-0002", 1, interruption: interrupted).failure, .interrupted)
-        XCTAssertEqual(service.placeOrderAndWait("c", key: "k", interruption: interrupted).failure, .interrupted)
-        XCTAssertEqual(try service.cart(id: "c", interruption: nil).lines.map(\.sku), ["SKU-0001"])
-        XCTAssertEqual(try service.available("SKU-0001"), before)
+        try forEachStore {
+            let service: ShopService = self.service
+            _ = try service.addToCartAndWait("c", "SKU-0001", 1).get()
+            let before = try service.available("SKU-0001")
+            let interrupted = TestInterruption(interrupted: true)
+            XCTAssertEqual(service.addToCartAndWait("c", "SKU-0002", 1, interruption: interrupted).failure, .interrupted)
+            XCTAssertEqual(service.placeOrderAndWait("c", key: "k", interruption: interrupted).failure, .interrupted)
+            XCTAssertEqual(try service.cart(id: "c", interruption: nil).lines.map(\.sku), ["SKU-0001"])
+            XCTAssertEqual(try service.available("SKU-0001"), before)
+        }
     }
 
     func test_read_interruptedBetweenStatements_stopsWithInterrupted() throws {
-        let service = try ShopService.open(path: ":memory:")
-        let skus = (1...100).map(CatalogSeed.sku)
-        XCTAssertThrowsError(try service.checkInventory(skus: skus, interruption: CountdownInterruption(interruptedFromRead: 5))) {
-            XCTAssertEqual($0 as? ShopError, .interrupted)
+        try forEachStore {
+            let service: ShopService = self.service
+            let skus = (1...100).map(CatalogSeed.sku)
+            XCTAssertThrowsError(try service.checkInventory(skus: skus, interruption: CountdownInterruption(interruptedFromRead: 5))) {
+                XCTAssertEqual($0 as? ShopError, .interrupted)
+            }
         }
     }
 
     func test_read_unregistersItsHandler_soALateInterruptCannotReachTheNextCall() throws {
-        let service = try ShopService.open(path: ":memory:")
-        let token = TestInterruption()
-        _ = try service.listCatalog(cursor: nil, limit: 10, category: nil, interruption: token)
-        XCTAssertEqual(token.registrations, 1)
-        XCTAssertEqual(token.activeHandlerCount, 0)
-        token.interrupt()
-        XCTAssertEqual(try service.listCatalog(cursor: nil, limit: 10, category: nil, interruption: nil).items.count, 10)
+        try forEachStore {
+            let service: ShopService = self.service
+            let token = TestInterruption()
+            _ = try service.listCatalog(cursor: nil, limit: 10, category: nil, interruption: token)
+            XCTAssertEqual(token.registrations, 1)
+            XCTAssertEqual(token.activeHandlerCount, 0)
+            token.interrupt()
+            XCTAssertEqual(try service.listCatalog(cursor: nil, limit: 10, category: nil, interruption: nil).items.count, 10)
+        }
     }
 
     func test_withInterrupts_firingDuringRunningStatement_stopsIt() throws {

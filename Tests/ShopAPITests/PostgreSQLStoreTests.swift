@@ -139,4 +139,38 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try service.listOrders(cartId: nil, cursor: nil, limit: 10, interruption: nil).items, [])
         XCTAssertNotNil(try? service.placeOrderAndWait("c", key: "k").get(), "the same key still works afterwards")
     }
+
+    func test_write_blockedOnARowLockPastItsDeadline_isEndedByStatementTimeout_evenWithoutPQcancel() throws {
+        let service = try ShopService.open(path: database.uri, postgresPoolSize: 2)
+        _ = try service.addToCartAndWait("c", "SKU-0003", 1).get()
+        let before = try service.available("SKU-0003")
+        let blocker = try PostgreSQLConnection(uri: database.uri)
+        try blocker.execute("BEGIN; SELECT 1 FROM stock WHERE sku = 'SKU-0003' FOR UPDATE")
+        defer { try? blocker.execute("ROLLBACK") }
+        // A deadline whose interrupt never fires: only the server's statement_timeout can end the
+        // wait before the session's 30 s default.
+        let interruption = DeadlineOnlyInterruption(deadline: .now() + .milliseconds(300))
+        let started = Date()
+        let failure = service.placeOrderAndWait("c", key: "k", interruption: interruption).failure
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15, "ended by the call's deadline, not the session's 30 s statement_timeout")
+        XCTAssertEqual(failure, .interrupted, "the server's cancel, after the deadline, is the call's interruption")
+        try blocker.execute("ROLLBACK")
+        XCTAssertEqual(try service.available("SKU-0003"), before, "nothing of the write is left")
+        XCTAssertEqual(try service.listOrders(cartId: nil, cursor: nil, limit: 10, interruption: nil).items, [])
+        XCTAssertEqual(try service.cart(id: "c", interruption: nil).lines.count, 1)
+    }
+}
+
+/// An interruption known only by its deadline: `isInterrupted` turns true when it passes, but no
+/// handler ever runs (as if every `PQcancel` were lost).
+private final class DeadlineOnlyInterruption: ShopInterruption {
+    let deadline: DispatchTime?
+
+    init(deadline: DispatchTime) {
+        self.deadline = deadline
+    }
+
+    var isInterrupted: Bool { DispatchTime.now() >= deadline! }
+
+    func addInterruptHandler(_ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void { {} }
 }

@@ -45,8 +45,13 @@ public final class ShopService: Sendable {
     }
 
     /// The scheme of a `--db` value that is a URI (`postgres://…` → `postgres`), or nil for a file
-    /// path or `:memory:`. Such values name no file and must not be opened as one.
+    /// path or `:memory:`. Such values name no file and must not be opened as one. A PostgreSQL
+    /// scheme followed by `:` alone (`postgresql:/shop`, a slash short) counts too, so the typo
+    /// fails (`open` refuses it) instead of creating a SQLite store in a directory `postgresql:`.
     public static func uriScheme(of location: String) -> String? {
+        if let colon = location.firstIndex(of: ":"), postgresSchemes.contains(location[..<colon].lowercased()) {
+            return String(location[..<colon])
+        }
         guard let separator = location.range(of: "://") else { return nil }
         let scheme = location[..<separator.lowerBound]
         guard let first = scheme.first, first.isASCII, first.isLetter,
@@ -75,6 +80,11 @@ public final class ShopService: Sendable {
     /// Throws only `ShopError` (`.storage`).
     public static func open(path: String, postgresPoolSize: Int = defaultPostgresPoolSize) throws -> ShopService {
         if let scheme = uriScheme(of: path), postgresSchemes.contains(scheme.lowercased()) {
+            guard path.dropFirst(scheme.count).hasPrefix("://") else {
+                // libpq would take the whole value for a database name, and might echo it (with
+                // any password in it) in its error.
+                throw ShopError.storage("a PostgreSQL URI starts with \(scheme.lowercased())://")
+            }
             return ShopService(store: try PostgreSQLShopStore.open(uri: path, poolSize: postgresPoolSize))
         }
         return ShopService(store: try SQLiteShopStore.open(path: path))

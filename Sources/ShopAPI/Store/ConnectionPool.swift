@@ -18,8 +18,10 @@ protocol PooledConnection: AnyObject {
 /// lent out; a waiting caller whose interruption fires is woken by it (no polling) and stops
 /// waiting with `.interrupted`. A connection comes back with no transaction open; one that is no
 /// longer reusable (a lost PostgreSQL server) is dropped instead of kept, and a later borrow opens
-/// a fresh one, which is how a pool reconnects after a server restart. Connections close when the
-/// pool is released.
+/// a fresh one, which is how a pool reconnects after a server restart. With a `backoff`, a failed
+/// opening makes the borrows that need a new connection fail at once with `ReconnectPending`
+/// until the backoff's delay has passed, so a server that is down is not dialled on every call.
+/// Connections close when the pool is released.
 final class ConnectionPool<Connection: PooledConnection>: @unchecked Sendable {  // all mutable state is guarded by `condition`
     private let condition = NSCondition()
     let capacity: Int
@@ -28,14 +30,24 @@ final class ConnectionPool<Connection: PooledConnection>: @unchecked Sendable { 
     private var idle: [Connection]
     /// Connections in existence, idle or lent. Guarded by `condition`.
     private var openCount: Int
+    /// When opening may be tried again after a failure; nil: always. Guarded by `condition`.
+    private var backoff: ReconnectBackoff?
+    private let now: @Sendable () -> UInt64
 
     /// A pool of at most `capacity` connections, starting with `connections`, opening more with
-    /// `openConnection` when needed.
-    init(capacity: Int, connections: [Connection] = [], openConnection: @escaping @Sendable () throws -> Connection) {
+    /// `openConnection` when needed, paced by `backoff` after a failed opening (`now`: monotonic
+    /// nanoseconds, replaceable in tests).
+    init(
+        capacity: Int, connections: [Connection] = [], backoff: ReconnectBackoff? = nil,
+        now: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds },
+        openConnection: @escaping @Sendable () throws -> Connection
+    ) {
         precondition(capacity >= max(1, connections.count))
         self.capacity = capacity
         self.idle = connections
         self.openCount = connections.count
+        self.backoff = backoff
+        self.now = now
         self.openConnection = openConnection
     }
 
@@ -78,13 +90,24 @@ final class ConnectionPool<Connection: PooledConnection>: @unchecked Sendable { 
             condition.unlock()
             return connection
         }
+        if let refusal = backoff?.refusal(now: now()) {
+            condition.unlock()
+            throw refusal
+        }
         openCount += 1
         condition.unlock()
         do {
-            return try openConnection()
+            let connection = try openConnection()
+            if backoff != nil {
+                condition.lock()
+                backoff?.recordSuccess()
+                condition.unlock()
+            }
+            return connection
         } catch {
             condition.lock()
             openCount -= 1
+            backoff?.recordFailure(error, now: now())
             condition.signal()
             condition.unlock()
             throw error

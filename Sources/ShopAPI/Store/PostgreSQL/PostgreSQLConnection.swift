@@ -12,11 +12,17 @@ import Foundation
 final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time, through PostgreSQLConnectionPool; interruptSwitch from any thread
     /// Seconds libpq waits for the server when connecting, unless the URI says otherwise.
     static let connectTimeoutSeconds = 5
-    /// The server stops any one statement after this long: a backup for a lost `PQcancel`, longer
-    /// than every method's deadline.
+    /// The server stops any one statement after this long: a backup for a lost `PQcancel` for work
+    /// without a deadline. A call with one sets its own per transaction (`PostgreSQLShopStore`).
     static let statementTimeoutMilliseconds = 30_000
 
+    /// Statements prepared on this connection at most: the store's SQL is a small fixed set (a
+    /// search adds one per number of terms), so the cap only guards against surprises.
+    static let preparedStatementLimit = 128
+
     private let handle: OpaquePointer
+    /// SQL text → name of the server-side prepared statement (`s0`, `s1`, …) on this connection.
+    private var prepared: [String: String] = [:]
     /// Lets a cancelled call stop this connection's running statement (see `withInterrupts`).
     let interruptSwitch: InterruptSwitch
 
@@ -105,7 +111,9 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
 
     // MARK: - libpq plumbing
 
-    /// `PQexecParams` in text format. The returned result must be `PQclear`ed.
+    /// Runs `sql` as a statement prepared on this connection (prepared on first use: the server
+    /// parses and plans each statement once per connection, not once per call), text format. The
+    /// returned result must be `PQclear`ed.
     private func exec(_ sql: String, _ arguments: [any PostgreSQLValue]) throws(PostgreSQLError) -> OpaquePointer {
         let texts = arguments.map(\.postgresText)
         // libpq takes C strings, so a NUL would silently cut a value short; `PostgreSQLText`
@@ -113,8 +121,13 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         if texts.contains(where: { $0?.utf8.contains(0) == true }) {
             throw PostgreSQLError(sqlState: "22021", message: "a text parameter holds a NUL character")
         }
+        let name = try preparedName(sql, parameterCount: texts.count)
         let result: OpaquePointer? = texts.withOptionalCStrings { pointers in
-            PQexecParams(handle, sql, Int32(pointers.count), nil, pointers.baseAddress, nil, nil, 0)
+            if let name {
+                PQexecPrepared(handle, name, Int32(pointers.count), pointers.baseAddress, nil, nil, 0)
+            } else {
+                PQexecParams(handle, sql, Int32(pointers.count), nil, pointers.baseAddress, nil, nil, 0)
+            }
         }
         do {
             try check(result)
@@ -123,6 +136,19 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
             throw error
         }
         return result!  // check() throws for a nil result
+    }
+
+    /// The name `sql` is prepared under, preparing it now if it is new; nil past the cap (then it
+    /// runs unprepared).
+    private func preparedName(_ sql: String, parameterCount: Int) throws(PostgreSQLError) -> String? {
+        if let name = prepared[sql] { return name }
+        guard prepared.count < Self.preparedStatementLimit else { return nil }
+        let name = "s\(prepared.count)"
+        let result = PQprepare(handle, name, sql, Int32(parameterCount), nil)
+        defer { PQclear(result) }
+        try check(result)
+        prepared[sql] = name
+        return name
     }
 
     private func check(_ result: OpaquePointer?) throws(PostgreSQLError) {

@@ -15,14 +15,22 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see
 ///   never reaches a client. `synchronous_commit = on`: completion runs after COMMIT is durable.
 /// - Interruption: a read or write whose interruption fires has its running statement cancelled
 ///   with `PQcancel` and is rolled back (`.interrupted`, nothing changed). A write is not
-///   cancelled once its COMMIT is sent. `statement_timeout` is the server-side backup.
+///   cancelled once its COMMIT is sent. The server-side backup: each transaction of a call with a
+///   deadline sets `SET LOCAL statement_timeout` to the time left plus
+///   `statementTimeoutMarginMilliseconds` (sent with BEGIN, no extra round trip); without one the
+///   session's 30 s applies.
 /// - A connection lost with the server fails the calls using it with `.storage` and is dropped;
-///   the next borrow opens a new one.
+///   the next borrow opens a new one. After a failed opening, calls that need a new connection
+///   fail at once with `.storage` until `ReconnectBackoff.postgres` allows the next attempt
+///   (50 ms, doubling to 2 s; reset by a success).
 ///
 /// Thread-safe.
 final class PostgreSQLShopStore: ShopStore {
     /// Runs of one transaction before a conflict is reported as `.storage`.
     static let maxAttempts = 8
+    /// How long past the call's deadline the server's `statement_timeout` ends a statement that
+    /// `PQcancel` did not (a lost cancel request): long enough that the cancel normally wins.
+    static let statementTimeoutMarginMilliseconds: UInt64 = 250
 
     private let pool: PostgreSQLConnectionPool
     private let writeQueue = DispatchQueue(label: "shop-rpc.store.postgres.writes", attributes: .concurrent)
@@ -44,7 +52,7 @@ final class PostgreSQLShopStore: ShopStore {
         do {
             let first = try PostgreSQLConnection(uri: uri)
             try PostgreSQLSchema.migrate(first)
-            let pool = PostgreSQLConnectionPool(capacity: max(1, poolSize), connections: [first]) {
+            let pool = PostgreSQLConnectionPool(capacity: max(1, poolSize), connections: [first], backoff: .postgres) {
                 try PostgreSQLConnection(uri: uri)
             }
             return PostgreSQLShopStore(pool: pool)
@@ -113,7 +121,7 @@ final class PostgreSQLShopStore: ShopStore {
                 return try pool.withConnection(interruption: interruption) { connection in
                     let value = try connection.withInterrupts(from: interruption) {
                         do {
-                            try connection.execute(begin)
+                            try connection.execute(Self.beginning(begin, deadline: interruption?.deadline))
                         } catch where !connection.isHealthy {
                             throw StaleConnection(cause: error)
                         }
@@ -132,6 +140,15 @@ final class PostgreSQLShopStore: ShopStore {
                 attempt += 1
             }
         }
+    }
+
+    /// `begin`, followed by a `statement_timeout` for the transaction ending each statement at most
+    /// `statementTimeoutMarginMilliseconds` after `deadline` would be reached from now.
+    static func beginning(_ begin: String, deadline: DispatchTime?, now: DispatchTime = .now()) -> String {
+        guard let deadline, deadline != .distantFuture else { return begin }
+        let left = deadline > now ? (deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 : 0
+        let timeout = min(left + statementTimeoutMarginMilliseconds, UInt64(Int32.max))
+        return begin + "; SET LOCAL statement_timeout = \(timeout)"
     }
 
     /// A conflict with another transaction: the rerun sees its outcome (for a duplicate
