@@ -1,0 +1,66 @@
+import Dispatch
+import Foundation
+@testable import RPCServer
+import XCTest
+@testable import ShopAPI
+
+/// Where `ReadLanes` runs a read: on the calling thread only with the reader's `InlineStart`
+/// permission and every lane idle; on a lane otherwise. Deterministic: a lane is kept busy with a
+/// semaphore, and "ran here" is observed as having finished before `run` returned.
+final class ReadLanesTests: XCTestCase {
+    func test_idleLanes_withInlineStart_runTheReadBeforeRunReturns() {
+        let lanes = ReadLanes(count: 2)
+        let ran = Flag()
+        InlineStart.granting { lanes.run { ran.set() } }
+        XCTAssertTrue(ran.isSet, "ran on the calling thread, inside run")
+    }
+
+    func test_withoutInlineStart_theReadRunsOnALane() {
+        let lanes = ReadLanes(count: 2)
+        let onLane = expectation(description: "read ran")
+        let callingThread = pthread_self()
+        lanes.run {
+            XCTAssertEqual(pthread_equal(pthread_self(), callingThread), 0, "not on the calling thread")
+            onLane.fulfill()
+        }
+        wait(for: [onLane], timeout: 10)  // hang guard only
+    }
+
+    func test_busyLane_withInlineStart_theReadGoesToALane() {
+        let lanes = ReadLanes(count: 2)
+        let release = DispatchSemaphore(value: 0)
+        let busyStarted = DispatchSemaphore(value: 0)
+        lanes.run {
+            busyStarted.signal()
+            release.wait()
+        }
+        busyStarted.wait()
+        let ran = Flag()
+        let done = expectation(description: "second read ran")
+        InlineStart.granting {
+            lanes.run {
+                ran.set()
+                done.fulfill()
+            }
+        }
+        XCTAssertFalse(ran.isSet, "with a read running, the granted read was not run inline")
+        release.signal()
+        wait(for: [done], timeout: 10)  // hang guard only
+    }
+
+    func test_inlineRead_countsAsARead_soAReadStartedMeanwhileGoesToTheOtherLane() {
+        let lanes = ReadLanes(count: 2)
+        let other = expectation(description: "nested read ran")
+        let callingThread = pthread_self()
+        InlineStart.granting {
+            lanes.run {
+                // Started from inside the inline read (the permission is spent): queued on a lane.
+                lanes.run {
+                    XCTAssertEqual(pthread_equal(pthread_self(), callingThread), 0)
+                    other.fulfill()
+                }
+            }
+        }
+        wait(for: [other], timeout: 10)  // hang guard only
+    }
+}
