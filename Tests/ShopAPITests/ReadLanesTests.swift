@@ -6,13 +6,19 @@ import XCTest
 
 /// Where `ReadLanes` runs a read: on the calling thread only with the reader's `InlineStart`
 /// permission and every lane idle; on a lane otherwise. Deterministic: a lane is kept busy with a
-/// semaphore, and "ran here" is observed as having finished before `run` returned.
+/// semaphore, and where a read ran is told by its thread.
 final class ReadLanesTests: XCTestCase {
     func test_idleLanes_withInlineStart_runTheReadBeforeRunReturns() {
         let lanes = ReadLanes(count: 2)
         let ran = Flag()
-        InlineStart.granting { lanes.run { ran.set() } }
-        XCTAssertTrue(ran.isSet, "ran on the calling thread, inside run")
+        let callingThread = pthread_self()
+        InlineStart.granting {
+            lanes.run {
+                XCTAssertNotEqual(pthread_equal(pthread_self(), callingThread), 0, "on the calling thread")
+                ran.set()
+            }
+        }
+        XCTAssertTrue(ran.isSet, "finished inside run")
     }
 
     func test_withoutInlineStart_theReadRunsOnALane() {
@@ -35,15 +41,14 @@ final class ReadLanesTests: XCTestCase {
             release.wait()
         }
         busyStarted.wait()
-        let ran = Flag()
         let done = expectation(description: "second read ran")
+        let callingThread = pthread_self()
         InlineStart.granting {
             lanes.run {
-                ran.set()
+                XCTAssertEqual(pthread_equal(pthread_self(), callingThread), 0, "with a read running, not run inline")
                 done.fulfill()
             }
         }
-        XCTAssertFalse(ran.isSet, "with a read running, the granted read was not run inline")
         release.signal()
         wait(for: [done], timeout: 10)  // hang guard only
     }
