@@ -135,10 +135,12 @@ package final class RPCConnection: Sendable {
         case .message(let body):
             tracer?.record(direction: "in", body: body)
             let message = body.withUnsafeBytes { MessageDecoder.decode($0, maxDepth: engine.configuration.maxDepth) }
-            if case .single = message, state.value.inIdleChunk, state.value.decoder.bufferedByteCount == 0 {
-                // The last request of a chunk read when the input was idle: nothing else waits to
-                // be read, so an executor may start this call here (`InlineStart`); its reply is
-                // then held in this chunk's burst and written at its end.
+            if case .single = message, state.value.inIdleChunk, state.value.decoder.bufferedByteCount == 0,
+               engine.inflightCount == 0 {
+                // An idle server: the last request of a chunk read when the input was idle (nothing
+                // else waits to be read) and no call in flight. An executor may start this call
+                // here (`InlineStart`); its reply is then held in this chunk's burst and written at
+                // its end. A client keeping several calls in flight gets the lanes as before.
                 InlineStart.granting { engine.receiveOnReaderQueue(message, channel: channel) }
             } else {
                 engine.receiveOnReaderQueue(message, channel: channel)
