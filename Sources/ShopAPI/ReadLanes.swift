@@ -24,7 +24,7 @@ final class ReadLanes: Sendable {
     /// - it runs only with every lane idle, and counts as a read on lane 0 while it runs, so no
     ///   more reads run at once than there are connections and it jumps ahead of no queued read;
     /// - the permission exists only for the last request of a chunk read when the input was idle,
-    ///   so the reader is held up only while nothing else waits to be read (a request arriving
+    ///   with no call in flight, so the reader is held up only while nothing else waits to be read (a request arriving
     ///   meanwhile waits at most this one read, bounded by the store's page limits); a busy
     ///   store, or any request in a pipelined chunk, goes to the lanes as before;
     /// - the call is armed before it starts (its deadline fires on the engine's timer queue and

@@ -8,8 +8,9 @@ import Darwin
 /// on that thread instead of handing it to a queue.
 ///
 /// The connection grants it on the reader queue while it hands the engine a single request that
-/// is the last complete frame of a chunk read when the input was idle: nothing else is waiting to
-/// be read, so a short synchronous start there delays no other request. An executor that can
+/// is the last complete frame of a chunk read when the input was idle, with no call in flight:
+/// nothing else is waiting to be read or running, so a short synchronous start there delays no
+/// other request. An executor that can
 /// start work inline safely (`ShopAPI`'s read lanes, when every lane is idle) `take`s it; every
 /// other executor ignores it and hands the work on as before. Taking clears it, so at most one
 /// start per grant runs inline, and nothing nested inside that start sees it.
