@@ -9,7 +9,7 @@ import XCTest
 /// semaphore, and where a read ran is told by its thread.
 final class ReadLanesTests: XCTestCase {
     func test_idleLanes_withInlineStart_runTheReadBeforeRunReturns() {
-        let lanes = ReadLanes(count: 2)
+        let lanes = ReadLanes(count: 2, inlineWhenIdle: true)
         let ran = Flag()
         let callingThread = pthread_self()
         InlineStart.granting {
@@ -22,7 +22,7 @@ final class ReadLanesTests: XCTestCase {
     }
 
     func test_withoutInlineStart_theReadRunsOnALane() {
-        let lanes = ReadLanes(count: 2)
+        let lanes = ReadLanes(count: 2, inlineWhenIdle: true)
         let onLane = expectation(description: "read ran")
         let callingThread = pthread_self()
         lanes.run {
@@ -33,7 +33,7 @@ final class ReadLanesTests: XCTestCase {
     }
 
     func test_busyLane_withInlineStart_theReadGoesToALane() {
-        let lanes = ReadLanes(count: 2)
+        let lanes = ReadLanes(count: 2, inlineWhenIdle: true)
         let release = DispatchSemaphore(value: 0)
         let busyStarted = DispatchSemaphore(value: 0)
         lanes.run {
@@ -54,7 +54,7 @@ final class ReadLanesTests: XCTestCase {
     }
 
     func test_inlineRead_countsAsARead_soAReadStartedMeanwhileGoesToTheOtherLane() {
-        let lanes = ReadLanes(count: 2)
+        let lanes = ReadLanes(count: 2, inlineWhenIdle: true)
         let other = expectation(description: "nested read ran")
         let callingThread = pthread_self()
         InlineStart.granting {
@@ -67,5 +67,23 @@ final class ReadLanesTests: XCTestCase {
             }
         }
         wait(for: [other], timeout: 10)  // hang guard only
+    }
+
+    func test_storeWithRemoteReads_withInlineStart_theReadStillGoesToALane() {
+        let lanes = ReadLanes(count: 2, inlineWhenIdle: false)
+        let onLane = expectation(description: "read ran")
+        let callingThread = pthread_self()
+        InlineStart.granting {
+            lanes.run {
+                XCTAssertEqual(pthread_equal(pthread_self(), callingThread), 0, "a PostgreSQL read never holds the reader")
+                onLane.fulfill()
+            }
+        }
+        wait(for: [onLane], timeout: 10)  // hang guard only
+    }
+
+    func test_readsAreLocal_onlyForSQLite() throws {
+        XCTAssertTrue(try ShopService.open(path: ":memory:").readsAreLocal)
+        XCTAssertFalse(InMemoryShopStore(products: []).readsAreLocal, "a store that does not say so is not local")
     }
 }
