@@ -15,7 +15,7 @@ public enum ShopMethods {
     /// The shop's method table, ready to register. With an `inventory` source, `inventory.check`
     /// asks it for live stock instead of reading the store.
     public static func specs(service: ShopService, inventory: (any InventorySource)? = nil) -> [MethodSpec] {
-        let lanes = ReadLanes(count: service.readConcurrency)
+        let lanes = ReadLanes(count: service.readConcurrency, inlineWhenIdle: service.readsAreLocal)
         return [
             read("catalog.list", CatalogListParams.self, lanes: lanes, summary: "Products ordered by sku, a page at a time.",
                  params: CatalogListParams.schema, result: Schemas.page(of: Schemas.product)) { params, token in

@@ -70,6 +70,12 @@ package enum JSONWriter {
             var runStart = 0
             var offset = 0
             while offset < utf8.count {
+                // Eight bytes at a time while none of them needs an escape (`needsNoEscape`).
+                if utf8.count - offset >= 8,
+                   Self.needsNoEscape(UnsafeRawPointer(utf8.baseAddress! + offset).loadUnaligned(as: UInt64.self)) {
+                    offset += 8
+                    continue
+                }
                 let byte = utf8[offset]
                 if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
                     offset += 1
@@ -83,6 +89,23 @@ package enum JSONWriter {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether none of the eight bytes in `word` needs an escape: none is a control character
+    /// (below 0x20), a quote or a backslash. Exact, not a heuristic: `(v - 0x01…01) & ~v & 0x80…80`
+    /// is non-zero exactly when some byte of `v` is zero, and `(w - 0x20…20) & ~w & 0x80…80`
+    /// exactly when some byte of `w` is below 0x20 (bytes from 0x80 up, UTF-8, never count). Byte
+    /// order does not matter: each test looks for any byte, not for which one.
+    @inline(__always)
+    private static func needsNoEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        return (control | quote | backslash) & highBits == 0
     }
 
     /// `\"`, `\\`, `\n`, `\r`, `\t`, or `\u00XX` for the other control characters.

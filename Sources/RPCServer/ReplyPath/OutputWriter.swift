@@ -115,7 +115,8 @@ package final class OutputWriter: Sendable {
     /// Like `submit`, but if the writer is idle and nothing else is pending, the caller becomes the
     /// writer: it gets the frame back as a `DirectWrite` and must `perform()` it, after
     /// releasing any lock it holds. Otherwise (load, a burst, an output that could block) the frame
-    /// goes to the batching writer queue and nil is returned. Any thread.
+    /// goes to the batching writer queue and nil is returned; on the thread of an open burst it
+    /// is held for the burst's end, as `submit` holds it. Any thread.
     func submitWritingIfIdle(_ body: [UInt8]) -> DirectWrite? {
         guard let direct else {
             submit(body)
@@ -125,6 +126,8 @@ package final class OutputWriter: Sendable {
         let schedule = pending.withLock { state -> Bool in
             let wasEmpty = state.bytes.isEmpty
             guard appendLocked(body, to: &state) else { return false }
+            // Settled on the reader in its own burst (a call started inline): held like `submit`'s.
+            if let burst = state.burstThread, pthread_equal(burst, pthread_self()) != 0 { return false }
             if wasEmpty, !state.busy, !state.flushScheduled, state.burstThread == nil, direct.hasRoom(for: state.bytes.count) {
                 batch = takeLocked(&state)
                 return false

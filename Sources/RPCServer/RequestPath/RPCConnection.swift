@@ -24,6 +24,8 @@ package final class RPCConnection: Sendable {
         /// Whether the writer has been told the detected framing.
         var framingAnnounced = false
         var stopped = false
+        /// Taking a chunk read when the input was idle (between `beginReaderBurst` and its end).
+        var inIdleChunk = false
         var resumeHandler: (@Sendable () -> Void)?
         var finishedHandler: (@Sendable () -> Void)?
     }
@@ -78,7 +80,9 @@ package final class RPCConnection: Sendable {
         state.value.decoder.append(bytes)
         guard inputIdle else { return drainFramesOnReaderQueue() }
         writer.beginReaderBurst()
+        state.value.inIdleChunk = true
         drainFramesOnReaderQueue()
+        state.value.inIdleChunk = false
         writer.endReaderBurst(writeIfIdle: true)
     }
 
@@ -131,7 +135,16 @@ package final class RPCConnection: Sendable {
         case .message(let body):
             tracer?.record(direction: "in", body: body)
             let message = body.withUnsafeBytes { MessageDecoder.decode($0, maxDepth: engine.configuration.maxDepth) }
-            engine.receiveOnReaderQueue(message, channel: channel)
+            if case .single = message, state.value.inIdleChunk, state.value.decoder.bufferedByteCount == 0,
+               engine.inflightCount == 0 {
+                // An idle server: the last request of a chunk read when the input was idle (nothing
+                // else waits to be read) and no call in flight. An executor may start this call
+                // here (`InlineStart`); its reply is then held in this chunk's burst and written at
+                // its end. A client keeping several calls in flight gets the lanes as before.
+                InlineStart.granting { engine.receiveOnReaderQueue(message, channel: channel) }
+            } else {
+                engine.receiveOnReaderQueue(message, channel: channel)
+            }
         case .error(let error):
             Log.info("input error: \(error.message)")
             channel.send(ReplyEncoder.error(id: nil, error: error))

@@ -104,6 +104,11 @@ public final class ShopService: Sendable {
         store.readConcurrency
     }
 
+    /// Whether the store's reads are local (SQLite) rather than over a network (PostgreSQL).
+    var readsAreLocal: Bool {
+        store.readsAreLocal
+    }
+
     // MARK: - Helpers for the rules
 
     /// `limit` clamped to `1...maximum`; below 1 means `ShopLimits.defaultPageSize`.

@@ -30,4 +30,12 @@ protocol ShopStore: Sendable {
 
     /// How many reads can run at once without one waiting for another (its read connections).
     var readConcurrency: Int { get }
+
+    /// True when a read never waits on the network or on another process for long (an SQLite
+    /// file), so an idle server may run it on its reader thread. False unless a store says so.
+    var readsAreLocal: Bool { get }
+}
+
+extension ShopStore {
+    var readsAreLocal: Bool { false }
 }

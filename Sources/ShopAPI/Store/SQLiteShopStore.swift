@@ -105,4 +105,7 @@ final class SQLiteShopStore: ShopStore {
     }
 
     var readConcurrency: Int { readers.capacity }
+
+    /// Reads are function calls into SQLite on this machine, and WAL readers never wait for a writer.
+    var readsAreLocal: Bool { true }
 }
