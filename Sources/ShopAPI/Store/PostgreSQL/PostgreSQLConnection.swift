@@ -103,6 +103,32 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         return rows
     }
 
+    /// Runs one or more statements without parameters in one round trip (the simple query
+    /// protocol) and maps each row of the last one's result with `row`. Values go into `sql` only
+    /// through `literal(_:)`.
+    func simpleQuery<Row>(_ sql: String, row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result)
+        let count = PQntuples(result)
+        var rows: [Row] = []
+        rows.reserveCapacity(Int(count))
+        for index in 0..<count {
+            rows.append(try row(PostgreSQLRow(result: result!, index: index)))  // check() throws for nil
+        }
+        return rows
+    }
+
+    /// `value` as a quoted SQL string literal (`PQescapeLiteral`) of its `PostgreSQLText` form,
+    /// the form the store keeps strings in (which never holds a NUL).
+    func literal(_ value: String) throws(PostgreSQLError) -> String {
+        let text = PostgreSQLText.escaped(value)
+        let escaped = text.withCString { PQescapeLiteral(handle, $0, strlen($0)) }
+        guard let escaped else { throw PostgreSQLError(sqlState: "", message: Self.trimmed(PQerrorMessage(handle))) }
+        defer { PQfreemem(escaped) }
+        return String(cString: escaped)
+    }
+
     /// Rolls back an open transaction, if any; a failure only marks the connection unhealthy.
     func rollbackIfInTransaction() {
         guard isHealthy, isInTransaction else { return }
@@ -162,7 +188,8 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
             var message = Self.trimmed(PQresultErrorMessage(result))
             if message.isEmpty { message = Self.trimmed(PQerrorMessage(handle)) }
-            throw PostgreSQLError(sqlState: state, message: message)
+            let detail = PQresultErrorField(result, Int32(UInt8(ascii: "D"))).map { String(cString: $0) } ?? ""
+            throw PostgreSQLError(sqlState: state, message: message, detail: detail)
         }
     }
 
