@@ -67,6 +67,17 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     /// `false` once the connection is lost (server restart, network): the pool drops it.
     var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// Whether the server has closed this idle connection (it restarted, or ended the session),
+    /// seen without a round trip: whatever the server sent since the last reply is read (a poll
+    /// that does not wait), and the end of the stream marks the connection lost.
+    func hasBeenClosedByServer() -> Bool {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { return true }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return !isHealthy }
+        return PQconsumeInput(handle) == 0 || !isHealthy
+    }
+
     /// `true` while a transaction is open (also a failed one awaiting ROLLBACK).
     var isInTransaction: Bool {
         let status = PQtransactionStatus(handle)

@@ -151,12 +151,22 @@ final class PostgreSQLShopStore: ShopStore {
         interruption: (any ShopInterruption)?,
         _ body: (PostgreSQLConnection, Void) throws -> T
     ) throws -> T {
-        try inTransaction(begin, interruption: interruption, start: { connection, beginning in try connection.execute(beginning) }, body)
+        try inTransaction(begin, interruption: interruption, start: { connection, beginning in
+            do {
+                try connection.execute(beginning)
+            } catch where !connection.isHealthy {
+                // Lost at BEGIN: nothing ran.
+                throw StaleConnection(cause: error)
+            }
+        }, body)
     }
 
     /// As above, but `start` sends the transaction's first round trip: the SQL it is given (BEGIN
     /// and the statement_timeout) alone or followed by more statements in the same simple query.
-    /// `body` then runs with what `start` returned.
+    /// `body` then runs with what `start` returned. A pooled connection the server has already
+    /// closed (found without a round trip) is replaced before anything is sent; a connection lost
+    /// during the transaction fails it (`start` may throw `StaleConnection` only when nothing can
+    /// have run).
     private func inTransaction<Start, T>(
         _ begin: String,
         interruption: (any ShopInterruption)?,
@@ -168,13 +178,10 @@ final class PostgreSQLShopStore: ShopStore {
             do {
                 return try pool.withConnection(interruption: interruption) { connection in
                     let value = try connection.withInterrupts(from: interruption) {
-                        let started: Start
-                        do {
-                            started = try start(connection, Self.beginning(begin, deadline: interruption?.deadline))
-                        } catch where !connection.isHealthy {
-                            // Lost before COMMIT was sent: nothing of this transaction is kept.
-                            throw StaleConnection(cause: error)
+                        if connection.hasBeenClosedByServer() {
+                            throw StaleConnection(cause: PostgreSQLError(sqlState: "", message: "the server closed the connection"))
                         }
+                        let started = try start(connection, Self.beginning(begin, deadline: interruption?.deadline))
                         return try body(connection, started)
                     }
                     // A cancel that landed after the last statement must still undo the write.
@@ -209,8 +216,8 @@ final class PostgreSQLShopStore: ShopStore {
         error.isRetryableConflict || error.isUniqueViolation
     }
 
-    /// An idle pooled connection turned out to be lost (e.g. the server restarted) when `BEGIN`
-    /// was sent, so the transaction can run on another connection.
+    /// An idle pooled connection turned out to be lost (e.g. the server restarted) before or when
+    /// `BEGIN` was sent, so the transaction can run on another connection.
     private struct StaleConnection: Error {
         let cause: any Error
     }
