@@ -13,6 +13,8 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see
 ///   placing one key twice. A serialization failure, deadlock or idempotency-key race is retried
 ///   (fresh transaction, at most `maxAttempts` times, never after the interruption fired), so it
 ///   never reaches a client. `synchronous_commit = on`: completion runs after COMMIT is durable.
+/// - Orders (`placeOrder`) are one call of the server-side function `shop_place_order`
+///   (`PostgreSQLOrderFunction`) in such a write transaction: two round trips, not eight.
 /// - Interruption: a read or write whose interruption fires has its running statement cancelled
 ///   with `PQcancel` and is rolled back (`.interrupted`, nothing changed). A write is not
 ///   cancelled once its COMMIT is sent. The server-side backup: each transaction of a call with a
@@ -199,6 +201,7 @@ final class PostgreSQLShopStore: ShopStore {
         }
     }
 
+    /// Opens every write transaction, orders included.
     static let writeBegin = "BEGIN ISOLATION LEVEL READ COMMITTED"
 
     /// `begin`, followed by a `statement_timeout` for the transaction ending each statement at most
