@@ -41,9 +41,14 @@ final class PostgreSQLFaultTests: XCTestCase {
             return waiting == "1"
         }, "the order reached PostgreSQL and waits for the row lock: \(waiting ?? "no answer")")
 
-        // Half the orders stream in; the restart comes while they may still be running.
+        // Half the orders stream in; the restart comes while they may still be running. An
+        // immediate shutdown (SIGQUIT: every backend exits at once, releasing nothing; then crash
+        // recovery replays every committed order) ends the waiting backend whatever order the
+        // postmaster signals its backends in. A fast one (SIGTERM) could end the blocker first,
+        // whose lock release would let the waiting order run on and commit before its own
+        // signal arrived.
         server.send((0..<(carts / 2)).map { rpc("place-\($0)", "orders.place", ["cartId": "r\($0)", "idempotencyKey": "r\($0)"]) + "\n" }.joined())
-        XCTAssertEqual(runPgCtl(pgCtl, ["-m", "fast", "-w", "-t", "60", "restart"]), 0)
+        XCTAssertEqual(runPgCtl(pgCtl, ["-m", "immediate", "-w", "-t", "60", "restart"]), 0)
 
         let started = Date()
         var replies = server.readReplies(carts / 2 + 1, timeout: 60)

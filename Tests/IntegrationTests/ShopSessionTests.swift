@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-/// The shop through the real binary, as users drive it.
+/// The shop through the real binary, as users drive it, on SQLite and (when configured) on
+/// PostgreSQL.
 final class ShopSessionTests: XCTestCase {
     private var directory: URL!
 
@@ -14,7 +15,24 @@ final class ShopSessionTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private var databasePath: String { directory.appendingPathComponent("shop.sqlite").path }
+    /// Runs `body` with each `--db` value the session is checked on: a fresh SQLite file, then a
+    /// fresh PostgreSQL database when `scripts/with-postgres` configured a cluster (the same
+    /// session through both stores). A thrown error names the store.
+    private func forEachDatabase(file: StaticString = #filePath, line: UInt = #line, _ body: (String) throws -> Void) throws {
+        do {
+            try body(directory.appendingPathComponent("shop.sqlite").path)
+        } catch {
+            XCTFail("on sqlite: \(error)", file: file, line: line)
+        }
+        guard ProcessInfo.processInfo.environment[PostgreSQLScratchDatabase.environmentKey]?.isEmpty == false else { return }
+        let database = try PostgreSQLScratchDatabase()
+        defer { database.drop() }
+        do {
+            try body(database.uri)
+        } catch {
+            XCTFail("on postgres: \(error)", file: file, line: line)
+        }
+    }
 
     /// Sends one request and waits for its reply.
     private func call(_ server: ServerProcess, _ id: Any, _ method: String, _ params: [String: Any]? = nil,
@@ -29,123 +47,133 @@ final class ShopSessionTests: XCTestCase {
     }
 
     func test_fullSession_browse_addToCart_checkInventory_placeOrder_readItBack() throws {
-        let server = try ServerProcess(["--db", databasePath])
-        let page = call(server, 1, "catalog.list", ["limit": 5, "category": "coffee"])
-        let items = page.result?["items"] as? [[String: Any]] ?? []
-        XCTAssertEqual(items.count, 5)
-        XCTAssertNotNil(page.result?["nextCursor"] as? String)
-        let sku = try XCTUnwrap(items.first?["sku"] as? String)
-        let price = try XCTUnwrap(items.first?["priceCents"] as? Int)
-        let search = call(server, 2, "catalog.search", ["query": "COFFEE"])
-        XCTAssertFalse((search.result?["items"] as? [Any] ?? []).isEmpty)
-        let before = available(server, sku)
-        let cart = call(server, 3, "cart.add", ["cartId": "s1", "sku": sku, "quantity": 2])
-        XCTAssertEqual(cart.result?["totalCents"] as? Int, 2 * price)
-        let order = call(server, 4, "orders.place", ["cartId": "s1", "idempotencyKey": "session-1"])
-        let orderId = try XCTUnwrap(order.result?["orderId"] as? String)
-        XCTAssertEqual(order.result?["status"] as? String, "placed")
-        XCTAssertEqual(order.result?["totalCents"] as? Int, 2 * price)
-        XCTAssertEqual(available(server, sku), before - 2)
-        XCTAssertEqual((call(server, 5, "cart.get", ["cartId": "s1"]).result?["lines"] as? [Any])?.count, 0, "the order emptied the cart")
-        let readBack = call(server, 6, "orders.get", ["orderId": orderId])
-        XCTAssertEqual(readBack.result?["orderId"] as? String, orderId)
-        let listed = call(server, 7, "orders.list", ["cartId": "s1"])
-        XCTAssertEqual((listed.result?["items"] as? [[String: Any]])?.first?["orderId"] as? String, orderId)
+        try forEachDatabase { databasePath in
+            let server = try ServerProcess(["--db", databasePath])
+            let page = call(server, 1, "catalog.list", ["limit": 5, "category": "coffee"])
+            let items = page.result?["items"] as? [[String: Any]] ?? []
+            XCTAssertEqual(items.count, 5)
+            XCTAssertNotNil(page.result?["nextCursor"] as? String)
+            let sku = try XCTUnwrap(items.first?["sku"] as? String)
+            let price = try XCTUnwrap(items.first?["priceCents"] as? Int)
+            let search = call(server, 2, "catalog.search", ["query": "COFFEE"])
+            XCTAssertFalse((search.result?["items"] as? [Any] ?? []).isEmpty)
+            let before = available(server, sku)
+            let cart = call(server, 3, "cart.add", ["cartId": "s1", "sku": sku, "quantity": 2])
+            XCTAssertEqual(cart.result?["totalCents"] as? Int, 2 * price)
+            let order = call(server, 4, "orders.place", ["cartId": "s1", "idempotencyKey": "session-1"])
+            let orderId = try XCTUnwrap(order.result?["orderId"] as? String)
+            XCTAssertEqual(order.result?["status"] as? String, "placed")
+            XCTAssertEqual(order.result?["totalCents"] as? Int, 2 * price)
+            XCTAssertEqual(available(server, sku), before - 2)
+            XCTAssertEqual((call(server, 5, "cart.get", ["cartId": "s1"]).result?["lines"] as? [Any])?.count, 0, "the order emptied the cart")
+            let readBack = call(server, 6, "orders.get", ["orderId": orderId])
+            XCTAssertEqual(readBack.result?["orderId"] as? String, orderId)
+            let listed = call(server, 7, "orders.list", ["cartId": "s1"])
+            XCTAssertEqual((listed.result?["items"] as? [[String: Any]])?.first?["orderId"] as? String, orderId)
+        }
     }
 
     func test_idempotentRetry_returnsTheSameOrder_withoutASecondDecrement_alsoAfterARestart() throws {
-        var server = try ServerProcess(["--db", databasePath])
-        let before = available(server, "SKU-0007")
-        _ = call(server, 1, "cart.add", ["cartId": "r1", "sku": "SKU-0007", "quantity": 3])
-        let first = call(server, 2, "orders.place", ["cartId": "r1", "idempotencyKey": "retry-key"])
-        let retry = call(server, 3, "orders.place", ["cartId": "r1", "idempotencyKey": "retry-key"])
-        XCTAssertEqual(first.result?["orderId"] as? String, retry.result?["orderId"] as? String)
-        XCTAssertEqual(available(server, "SKU-0007"), before - 3)
-        server.closeInput()
-        XCTAssertEqual(server.waitForExit(), 0)
-        server = try ServerProcess(["--db", databasePath])
-        let afterRestart = call(server, 4, "orders.place", ["cartId": "r1", "idempotencyKey": "retry-key"])
-        XCTAssertEqual(afterRestart.result?["orderId"] as? String, first.result?["orderId"] as? String)
-        XCTAssertEqual(available(server, "SKU-0007"), before - 3)
+        try forEachDatabase { databasePath in
+            var server = try ServerProcess(["--db", databasePath])
+            let before = available(server, "SKU-0007")
+            _ = call(server, 1, "cart.add", ["cartId": "r1", "sku": "SKU-0007", "quantity": 3])
+            let first = call(server, 2, "orders.place", ["cartId": "r1", "idempotencyKey": "retry-key"])
+            let retry = call(server, 3, "orders.place", ["cartId": "r1", "idempotencyKey": "retry-key"])
+            XCTAssertEqual(first.result?["orderId"] as? String, retry.result?["orderId"] as? String)
+            XCTAssertEqual(available(server, "SKU-0007"), before - 3)
+            server.closeInput()
+            XCTAssertEqual(server.waitForExit(), 0)
+            server = try ServerProcess(["--db", databasePath])
+            let afterRestart = call(server, 4, "orders.place", ["cartId": "r1", "idempotencyKey": "retry-key"])
+            XCTAssertEqual(afterRestart.result?["orderId"] as? String, first.result?["orderId"] as? String)
+            XCTAssertEqual(available(server, "SKU-0007"), before - 3)
+        }
     }
 
     func test_outOfStock_isATypedShopError() throws {
-        let server = try ServerProcess()
-        _ = call(server, 1, "cart.add", ["cartId": "o1", "sku": "SKU-0013", "quantity": 1])  // seeded with no stock
-        let reply = call(server, 2, "orders.place", ["cartId": "o1", "idempotencyKey": "oos"])
-        XCTAssertEqual(reply.errorCode, 1002)
-        XCTAssertEqual(reply.errorType, "OutOfStock")
-        XCTAssertEqual(reply.errorData?["sku"] as? String, "SKU-0013")
-        XCTAssertEqual(reply.errorData?["requested"] as? Int, 1)
-        XCTAssertEqual(reply.errorData?["available"] as? Int, 0)
-        XCTAssertEqual(call(server, 3, "orders.place", ["cartId": "empty", "idempotencyKey": "e"]).errorType, "CartEmpty")
-        XCTAssertEqual(call(server, 4, "catalog.get", ["sku": "SKU-NOPE"]).errorType, "NotFound")
-        let badLimit = call(server, 5, "catalog.list", ["limit": 500])
-        XCTAssertEqual(badLimit.errorCode, -32602)
-        XCTAssertEqual(badLimit.errorData?["field"] as? String, "limit")
+        try forEachDatabase { databasePath in
+            let server = try ServerProcess(["--db", databasePath])
+            _ = call(server, 1, "cart.add", ["cartId": "o1", "sku": "SKU-0013", "quantity": 1])  // seeded with no stock
+            let reply = call(server, 2, "orders.place", ["cartId": "o1", "idempotencyKey": "oos"])
+            XCTAssertEqual(reply.errorCode, 1002)
+            XCTAssertEqual(reply.errorType, "OutOfStock")
+            XCTAssertEqual(reply.errorData?["sku"] as? String, "SKU-0013")
+            XCTAssertEqual(reply.errorData?["requested"] as? Int, 1)
+            XCTAssertEqual(reply.errorData?["available"] as? Int, 0)
+            XCTAssertEqual(call(server, 3, "orders.place", ["cartId": "empty", "idempotencyKey": "e"]).errorType, "CartEmpty")
+            XCTAssertEqual(call(server, 4, "catalog.get", ["sku": "SKU-NOPE"]).errorType, "NotFound")
+            let badLimit = call(server, 5, "catalog.list", ["limit": 500])
+            XCTAssertEqual(badLimit.errorCode, -32602)
+            XCTAssertEqual(badLimit.errorData?["field"] as? String, "limit")
+        }
     }
 
     func test_twoProcesses_orderingTheLastItems_neverOversell() throws {
-        let sku = "SKU-0021"
-        let setup = try ServerProcess(["--db", databasePath])
-        let stock = available(setup, sku)
-        XCTAssertGreaterThan(stock, 0)
-        setup.closeInput()
-        XCTAssertEqual(setup.waitForExit(), 0)
+        try forEachDatabase { databasePath in
+            let sku = "SKU-0021"
+            let setup = try ServerProcess(["--db", databasePath])
+            let stock = available(setup, sku)
+            XCTAssertGreaterThan(stock, 0)
+            setup.closeInput()
+            XCTAssertEqual(setup.waitForExit(), 0)
 
-        let attemptsPerProcess = stock + 5  // together, more than twice what there is
-        let servers = try (0..<2).map { _ in try ServerProcess(["--db", databasePath]) }
-        for (p, server) in servers.enumerated() {
-            server.send((0..<attemptsPerProcess).map { rpc("add-\($0)", "cart.add", ["cartId": "p\(p)-\($0)", "sku": sku, "quantity": 1]) + "\n" }.joined())
-        }
-        for server in servers { XCTAssertEqual(server.readReplies(attemptsPerProcess).count, attemptsPerProcess) }
-        // Now both processes place every order at once.
-        for (p, server) in servers.enumerated() {
-            server.send((0..<attemptsPerProcess).map { rpc("order-\($0)", "orders.place", ["cartId": "p\(p)-\($0)", "idempotencyKey": "p\(p)-\($0)"]) + "\n" }.joined())
-        }
-        var placed = 0
-        var outOfStock = 0
-        for server in servers {
-            for reply in server.readReplies(attemptsPerProcess).values {
-                if reply.result != nil { placed += 1 } else if reply.errorType == "OutOfStock" { outOfStock += 1 }
+            let attemptsPerProcess = stock + 5  // together, more than twice what there is
+            let servers = try (0..<2).map { _ in try ServerProcess(["--db", databasePath]) }
+            for (p, server) in servers.enumerated() {
+                server.send((0..<attemptsPerProcess).map { rpc("add-\($0)", "cart.add", ["cartId": "p\(p)-\($0)", "sku": sku, "quantity": 1]) + "\n" }.joined())
             }
+            for server in servers { XCTAssertEqual(server.readReplies(attemptsPerProcess).count, attemptsPerProcess) }
+            // Now both processes place every order at once.
+            for (p, server) in servers.enumerated() {
+                server.send((0..<attemptsPerProcess).map { rpc("order-\($0)", "orders.place", ["cartId": "p\(p)-\($0)", "idempotencyKey": "p\(p)-\($0)"]) + "\n" }.joined())
+            }
+            var placed = 0
+            var outOfStock = 0
+            for server in servers {
+                for reply in server.readReplies(attemptsPerProcess).values {
+                    if reply.result != nil { placed += 1 } else if reply.errorType == "OutOfStock" { outOfStock += 1 }
+                }
+            }
+            XCTAssertEqual(placed, stock, "exactly the stock was sold")
+            XCTAssertEqual(outOfStock, 2 * attemptsPerProcess - stock)
+            XCTAssertEqual(available(servers[0], sku), 0)
         }
-        XCTAssertEqual(placed, stock, "exactly the stock was sold")
-        XCTAssertEqual(outOfStock, 2 * attemptsPerProcess - stock)
-        XCTAssertEqual(available(servers[0], sku), 0)
     }
 
     func test_kill9_duringAStreamOfOrders_losesNoAcknowledgedOrder_andStockAddsUp() throws {
-        let sku = "SKU-0042"
-        var server = try ServerProcess(["--db", databasePath])
-        let initial = available(server, sku)
-        let carts = min(initial, 60)
-        server.send((0..<carts).map { rpc("add-\($0)", "cart.add", ["cartId": "k\($0)", "sku": sku, "quantity": 1]) + "\n" }.joined())
-        XCTAssertEqual(server.readReplies(carts).count, carts)
-        server.send((0..<carts).map { rpc("order-\($0)", "orders.place", ["cartId": "k\($0)", "idempotencyKey": "k\($0)"]) + "\n" }.joined())
-        var acknowledged: [String] = []
-        for _ in 0..<(carts / 2) {
-            guard let reply = server.readJSON() as? [String: Any], let orderId = reply.result?["orderId"] as? String else { break }
-            acknowledged.append(orderId)
-        }
-        kill(server.process.processIdentifier, SIGKILL)
-        _ = server.waitForExit()
-        XCTAssertEqual(acknowledged.count, carts / 2)
+        try forEachDatabase { databasePath in
+            let sku = "SKU-0042"
+            var server = try ServerProcess(["--db", databasePath])
+            let initial = available(server, sku)
+            let carts = min(initial, 60)
+            server.send((0..<carts).map { rpc("add-\($0)", "cart.add", ["cartId": "k\($0)", "sku": sku, "quantity": 1]) + "\n" }.joined())
+            XCTAssertEqual(server.readReplies(carts).count, carts)
+            server.send((0..<carts).map { rpc("order-\($0)", "orders.place", ["cartId": "k\($0)", "idempotencyKey": "k\($0)"]) + "\n" }.joined())
+            var acknowledged: [String] = []
+            for _ in 0..<(carts / 2) {
+                guard let reply = server.readJSON() as? [String: Any], let orderId = reply.result?["orderId"] as? String else { break }
+                acknowledged.append(orderId)
+            }
+            kill(server.process.processIdentifier, SIGKILL)
+            _ = server.waitForExit()
+            XCTAssertEqual(acknowledged.count, carts / 2)
 
-        server = try ServerProcess(["--db", databasePath])
-        for (index, orderId) in acknowledged.enumerated() {
-            XCTAssertEqual(call(server, "get-\(index)", "orders.get", ["orderId": orderId]).result?["orderId"] as? String, orderId)
+            server = try ServerProcess(["--db", databasePath])
+            for (index, orderId) in acknowledged.enumerated() {
+                XCTAssertEqual(call(server, "get-\(index)", "orders.get", ["orderId": orderId]).result?["orderId"] as? String, orderId)
+            }
+            var stored = 0
+            var cursor: String?
+            repeat {
+                var params: [String: Any] = ["limit": 200]
+                if let cursor { params["cursor"] = cursor }
+                let page = call(server, "list", "orders.list", params)
+                stored += (page.result?["items"] as? [Any])?.count ?? 0
+                cursor = page.result?["nextCursor"] as? String
+            } while cursor != nil
+            XCTAssertGreaterThanOrEqual(stored, acknowledged.count)
+            XCTAssertEqual(available(server, sku), initial - stored, "every stored order took exactly its stock")
         }
-        var stored = 0
-        var cursor: String?
-        repeat {
-            var params: [String: Any] = ["limit": 200]
-            if let cursor { params["cursor"] = cursor }
-            let page = call(server, "list", "orders.list", params)
-            stored += (page.result?["items"] as? [Any])?.count ?? 0
-            cursor = page.result?["nextCursor"] as? String
-        } while cursor != nil
-        XCTAssertGreaterThanOrEqual(stored, acknowledged.count)
-        XCTAssertEqual(available(server, sku), initial - stored, "every stored order took exactly its stock")
     }
 }

@@ -1,7 +1,7 @@
 import XCTest
 @testable import ShopAPI
 
-/// `catalog.search`, with FTS5 and with the `LIKE` fallback.
+/// `catalog.search`, with FTS5 and with the `LIKE` fallback (SQLite), and on PostgreSQL.
 final class CatalogSearchTests: StoreContractTestCase {
     private static let hostileQueries = [
         "\"", "*", "%", "_", "\\", "'", "\"\"\"", "espresso\"", "\"espresso", "esp*", "100%",
@@ -35,13 +35,15 @@ final class CatalogSearchTests: StoreContractTestCase {
     }
 
     func test_searchCatalog_hostileQueries_neverFailAndNeverMatchEverything() throws {
-        for service in [try ShopService.open(path: ":memory:"), try likeOnlyService()] {
+        func check(_ service: ShopService) throws {
             for query in Self.hostileQueries {
                 let items = try service.searchCatalog(query: query, limit: 200, interruption: nil).items
                 XCTAssertLessThan(items.count, 40, "query \(query.debugDescription)")
             }
             XCTAssertEqual(try service.allProducts().count, 240, "nothing was dropped")
         }
+        try forEachStore { try check(service) }  // SQLite full text; PostgreSQL's word-start match
+        try check(try likeOnlyService())
     }
 
     func test_searchCatalog_queryWithoutLettersOrDigits_findsNothing() throws {

@@ -63,6 +63,19 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
     }
 
+    func test_open_databaseFromBeforeTheOrderFunction_migratesIt_andPlacesOrders() throws {
+        _ = try ShopService.open(path: database.uri)
+        // What a database left by the build before migration 3 looks like.
+        let admin = try PostgreSQLConnection(uri: database.uri)
+        try admin.execute("DROP FUNCTION shop_place_order; UPDATE shop_schema_version SET version = 2")
+        let service = try ShopService.open(path: database.uri)
+        XCTAssertEqual(try admin.query("SELECT max(version) FROM shop_schema_version", []) { $0.int(0) }, [PostgreSQLSchema.latestVersion])
+        _ = try service.addToCartAndWait("c", "SKU-0005", 2).get()
+        let order = try service.placeOrderAndWait("c", key: "k").get()
+        XCTAssertEqual(order.lines, [CartLine(sku: "SKU-0005", quantity: 2, unitPriceCents: order.lines.first?.unitPriceCents ?? -1)])
+        XCTAssertEqual(try service.order(id: order.orderId, interruption: nil), order)
+    }
+
     func test_open_unknownDatabase_failsWithStorageErrorNamingIt() throws {
         var components = try XCTUnwrap(URLComponents(string: database.uri))
         components.path = "/no_such_database_here"

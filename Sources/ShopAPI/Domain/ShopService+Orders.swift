@@ -29,7 +29,7 @@ extension ShopService {
     /// Turns the cart into an order, atomically: takes stock for every line, stores the order
     /// under `idempotencyKey`, and empties the cart. Delivers the order.
     ///
-    /// Rules, in order:
+    /// Rules (`OrderPlacement.run(in:)`), in order:
     /// 1. A key that already placed an order for this cart delivers that same order again,
     ///    taking no stock (also after a restart); for another cart it fails with
     ///    `.idempotencyConflict`.
@@ -46,45 +46,7 @@ extension ShopService {
         callbackQueue: DispatchQueue = .global(),
         completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
     ) {
-        let now = self.now
-        let makeOrderId = self.makeOrderId
-        store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
-            /// The order this key already placed, if any (rule 1).
-            func alreadyPlaced() throws -> Order? {
-                guard let placed = try transaction.orderReference(idempotencyKey: idempotencyKey) else { return nil }
-                guard placed.cartId == cartId else {
-                    throw ShopError.idempotencyConflict(key: idempotencyKey, cartId: cartId)
-                }
-                guard let order = try transaction.order(id: placed.orderId) else {
-                    throw ShopError.storage("Order \(placed.orderId) of idempotency key is missing")
-                }
-                return order
-            }
-            if let order = try alreadyPlaced() { return order }
-            let lines = try transaction.cartLines(cartId: cartId)
-            guard !lines.isEmpty else {
-                // Another process may have placed this very order (and emptied the cart) since the
-                // first look: on a store whose transactions see each commit as it lands
-                // (PostgreSQL, read committed) the key is visible now. Then it is a retry.
-                if let order = try alreadyPlaced() { return order }
-                throw ShopError.cartEmpty(cartId: cartId)
-            }
-            for line in lines where try !transaction.takeStock(sku: line.sku, quantity: line.quantity) {
-                let available = try transaction.available(sku: line.sku) ?? 0
-                throw ShopError.outOfStock(sku: line.sku, requested: line.quantity, available: available)
-            }
-            let order = Order(
-                orderId: makeOrderId(),
-                cartId: cartId,
-                lines: lines,
-                totalCents: lines.totalCents,
-                currency: ShopCurrency.code,
-                status: Order.placedStatus,
-                createdAt: OrderStamp.timestamp(now())
-            )
-            try transaction.insertOrder(order, idempotencyKey: idempotencyKey)
-            try transaction.clearCart(cartId: cartId)
-            return order
-        }, completion: completion)
+        let placement = OrderPlacement(cartId: cartId, idempotencyKey: idempotencyKey, makeOrderId: makeOrderId, now: now)
+        store.placeOrder(placement, interruption: interruption, callbackQueue: callbackQueue, completion: completion)
     }
 }

@@ -67,6 +67,17 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     /// `false` once the connection is lost (server restart, network): the pool drops it.
     var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// Whether the server has closed this idle connection (it restarted, or ended the session),
+    /// seen without a round trip: whatever the server sent since the last reply is read (a poll
+    /// that does not wait), and the end of the stream marks the connection lost.
+    func hasBeenClosedByServer() -> Bool {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { return true }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return !isHealthy }
+        return PQconsumeInput(handle) == 0 || !isHealthy
+    }
+
     /// `true` while a transaction is open (also a failed one awaiting ROLLBACK).
     var isInTransaction: Bool {
         let status = PQtransactionStatus(handle)
@@ -101,6 +112,32 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
             rows.append(try row(PostgreSQLRow(result: result, index: index)))
         }
         return rows
+    }
+
+    /// Runs one or more statements without parameters in one round trip (the simple query
+    /// protocol) and maps each row of the last one's result with `row`. Values go into `sql` only
+    /// through `literal(_:)`.
+    func simpleQuery<Row>(_ sql: String, row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result)
+        let count = PQntuples(result)
+        var rows: [Row] = []
+        rows.reserveCapacity(Int(count))
+        for index in 0..<count {
+            rows.append(try row(PostgreSQLRow(result: result!, index: index)))  // check() throws for nil
+        }
+        return rows
+    }
+
+    /// `value` as a quoted SQL string literal (`PQescapeLiteral`) of its `PostgreSQLText` form,
+    /// the form the store keeps strings in (which never holds a NUL).
+    func literal(_ value: String) throws(PostgreSQLError) -> String {
+        let text = PostgreSQLText.escaped(value)
+        let escaped = text.withCString { PQescapeLiteral(handle, $0, strlen($0)) }
+        guard let escaped else { throw PostgreSQLError(sqlState: "", message: Self.trimmed(PQerrorMessage(handle))) }
+        defer { PQfreemem(escaped) }
+        return String(cString: escaped)
     }
 
     /// Rolls back an open transaction, if any; a failure only marks the connection unhealthy.
@@ -162,7 +199,8 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
             var message = Self.trimmed(PQresultErrorMessage(result))
             if message.isEmpty { message = Self.trimmed(PQerrorMessage(handle)) }
-            throw PostgreSQLError(sqlState: state, message: message)
+            let detail = PQresultErrorField(result, Int32(UInt8(ascii: "D"))).map { String(cString: $0) } ?? ""
+            throw PostgreSQLError(sqlState: state, message: message, detail: detail)
         }
     }
 

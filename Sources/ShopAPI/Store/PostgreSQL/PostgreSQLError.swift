@@ -6,6 +6,9 @@ struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
     /// Five-character SQLSTATE, e.g. `40001`; `""` when libpq reported no server error.
     let sqlState: String
     let message: String
+    /// The server's DETAIL field (`""` when none); the order function puts an out-of-stock
+    /// line's numbers here (`PostgreSQLOrderFunction`).
+    var detail: String = ""
 
     /// `serialization_failure` or `deadlock_detected`: the transaction may simply be run again.
     var isRetryableConflict: Bool { sqlState == "40001" || sqlState == "40P01" }

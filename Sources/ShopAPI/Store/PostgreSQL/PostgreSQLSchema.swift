@@ -17,6 +17,7 @@ enum PostgreSQLSchema {
     static let migrations: [Migration] = [
         Migration(version: 1) { try $0.execute(createTables) },
         Migration(version: 2) { try seedCatalog(into: $0) },
+        Migration(version: 3) { try $0.execute(PostgreSQLOrderFunction.create) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

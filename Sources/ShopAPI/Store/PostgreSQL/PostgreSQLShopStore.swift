@@ -13,6 +13,8 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see
 ///   placing one key twice. A serialization failure, deadlock or idempotency-key race is retried
 ///   (fresh transaction, at most `maxAttempts` times, never after the interruption fired), so it
 ///   never reaches a client. `synchronous_commit = on`: completion runs after COMMIT is durable.
+/// - Orders (`placeOrder`) are one call of the server-side function `shop_place_order`
+///   (`PostgreSQLOrderFunction`) in such a write transaction: two round trips, not eight.
 /// - Interruption: a read or write whose interruption fires has its running statement cancelled
 ///   with `PQcancel` and is rolled back (`.interrupted`, nothing changed). A write is not
 ///   cancelled once its COMMIT is sent. The server-side backup: each transaction of a call with a
@@ -66,7 +68,7 @@ final class PostgreSQLShopStore: ShopStore {
     func read<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T {
         do {
             if interruption?.isInterrupted == true { throw ShopError.interrupted }
-            return try inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", interruption: interruption) { connection in
+            return try inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", interruption: interruption) { connection, _ in
                 try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
             }
         } catch {
@@ -84,7 +86,7 @@ final class PostgreSQLShopStore: ShopStore {
             let result: Result<T, ShopError>
             do {
                 if interruption?.isInterrupted == true { throw ShopError.interrupted }
-                let value = try inTransaction("BEGIN ISOLATION LEVEL READ COMMITTED", interruption: interruption) { connection in
+                let value = try inTransaction(Self.writeBegin, interruption: interruption) { connection, _ in
                     try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
                 }
                 counts.withLock {
@@ -92,6 +94,42 @@ final class PostgreSQLShopStore: ShopStore {
                     $0.operations += 1
                 }
                 result = .success(value)
+            } catch {
+                result = .failure(ShopError(postgresError: error, interruption: interruption))
+            }
+            callbackQueue.async { completion(result) }
+        }
+    }
+
+    /// The rules of `placement` in one call of `shop_place_order` (`PostgreSQLOrderFunction`),
+    /// sent in the same simple query as BEGIN and its statement_timeout, then COMMIT: two round
+    /// trips instead of eight, with the same transaction, retries, cancellation and durability
+    /// as `write`.
+    func placeOrder(
+        _ placement: OrderPlacement,
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
+    ) {
+        writeQueue.async { [self] in
+            let result: Result<Order, ShopError>
+            do {
+                if interruption?.isInterrupted == true { throw ShopError.interrupted }
+                let order = try inTransaction(Self.writeBegin, interruption: interruption, start: { connection, begin in
+                    let sql = begin + "; " + (try PostgreSQLOrderFunction.call(placement, on: connection))
+                    do {
+                        return try connection.simpleQuery(sql, row: PostgreSQLOrderFunction.Row.init)
+                    } catch let error as PostgreSQLError {
+                        throw PostgreSQLOrderFunction.shopError(error, placement: placement) ?? error
+                    }
+                }) { _, rows in
+                    try PostgreSQLOrderFunction.order(from: rows)
+                }
+                counts.withLock {
+                    $0.transactions += 1
+                    $0.operations += 1
+                }
+                result = .success(order)
             } catch {
                 result = .failure(ShopError(postgresError: error, interruption: interruption))
             }
@@ -113,19 +151,40 @@ final class PostgreSQLShopStore: ShopStore {
     private func inTransaction<T>(
         _ begin: String,
         interruption: (any ShopInterruption)?,
-        _ body: (PostgreSQLConnection) throws -> T
+        _ body: (PostgreSQLConnection, Void) throws -> T
+    ) throws -> T {
+        try inTransaction(begin, interruption: interruption, start: { connection, beginning in
+            do {
+                try connection.execute(beginning)
+            } catch where !connection.isHealthy {
+                // Lost at BEGIN: nothing ran.
+                throw StaleConnection(cause: error)
+            }
+        }, body)
+    }
+
+    /// As above, but `start` sends the transaction's first round trip: the SQL it is given (BEGIN
+    /// and the statement_timeout) alone or followed by more statements in the same simple query.
+    /// `body` then runs with what `start` returned. A pooled connection the server has already
+    /// closed (found without a round trip) is replaced before anything is sent; a connection lost
+    /// during the transaction fails it (`start` may throw `StaleConnection` only when nothing can
+    /// have run).
+    private func inTransaction<Start, T>(
+        _ begin: String,
+        interruption: (any ShopInterruption)?,
+        start: (PostgreSQLConnection, String) throws -> Start,
+        _ body: (PostgreSQLConnection, Start) throws -> T
     ) throws -> T {
         var attempt = 1
         while true {
             do {
                 return try pool.withConnection(interruption: interruption) { connection in
                     let value = try connection.withInterrupts(from: interruption) {
-                        do {
-                            try connection.execute(Self.beginning(begin, deadline: interruption?.deadline))
-                        } catch where !connection.isHealthy {
-                            throw StaleConnection(cause: error)
+                        if connection.hasBeenClosedByServer() {
+                            throw StaleConnection(cause: PostgreSQLError(sqlState: "", message: "the server closed the connection"))
                         }
-                        return try body(connection)
+                        let started = try start(connection, Self.beginning(begin, deadline: interruption?.deadline))
+                        return try body(connection, started)
                     }
                     // A cancel that landed after the last statement must still undo the write.
                     if interruption?.isInterrupted == true { throw ShopError.interrupted }
@@ -135,12 +194,15 @@ final class PostgreSQLShopStore: ShopStore {
             } catch let error as PostgreSQLError where Self.mayRetry(error) && attempt < Self.maxAttempts && interruption?.isInterrupted != true {
                 attempt += 1
             } catch let stale as StaleConnection {
-                // Nothing ran; the pool has dropped the connection. Again, on a fresh one.
+                // Nothing was kept; the pool has dropped the connection. Again, on a fresh one.
                 guard attempt < Self.maxAttempts, interruption?.isInterrupted != true else { throw stale.cause }
                 attempt += 1
             }
         }
     }
+
+    /// Opens every write transaction, orders included.
+    static let writeBegin = "BEGIN ISOLATION LEVEL READ COMMITTED"
 
     /// `begin`, followed by a `statement_timeout` for the transaction ending each statement at most
     /// `statementTimeoutMarginMilliseconds` after `deadline` would be reached from now.
@@ -157,8 +219,8 @@ final class PostgreSQLShopStore: ShopStore {
         error.isRetryableConflict || error.isUniqueViolation
     }
 
-    /// An idle pooled connection turned out to be lost (e.g. the server restarted) when `BEGIN`
-    /// was sent, so the transaction can run on another connection.
+    /// An idle pooled connection turned out to be lost (e.g. the server restarted) before or when
+    /// `BEGIN` was sent, so the transaction can run on another connection.
     private struct StaleConnection: Error {
         let cause: any Error
     }

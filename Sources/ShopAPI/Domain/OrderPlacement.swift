@@ -1,0 +1,68 @@
+import Foundation
+
+// MARK: - OrderPlacement
+
+/// One `orders.place` call as the store receives it, and the rules that turn a cart into an
+/// order, written once over the primitive reads and writes (`run(in:)`). A store that can run the
+/// same rules closer to its data (PostgreSQL: one server-side function, see
+/// `PostgreSQLOrderFunction`) overrides `ShopStore.placeOrder` and must keep them exactly.
+///
+/// Immutable; `Sendable`.
+struct OrderPlacement: Sendable {
+    let cartId: String
+    let idempotencyKey: String
+    /// Called once per attempt: a new id for the order if one is placed.
+    let makeOrderId: @Sendable () -> String
+    /// `created_at` of an order placed now.
+    let now: @Sendable () -> Date
+
+    // MARK: - Rules
+
+    /// Rules, in order:
+    /// 1. A key that already placed an order for this cart delivers that same order again,
+    ///    taking no stock (also after a restart); for another cart it fails with
+    ///    `.idempotencyConflict`.
+    /// 2. An empty cart fails with `.cartEmpty`.
+    /// 3. A line with too little stock fails with `.outOfStock` (the first such line in cart
+    ///    order, with the level seen) and changes nothing (the caller's transaction is undone).
+    /// Otherwise takes stock for every line, stores the order under the key, empties the cart.
+    func run(in transaction: any ShopWriteTransaction) throws -> Order {
+        if let order = try alreadyPlaced(in: transaction) { return order }
+        let lines = try transaction.cartLines(cartId: cartId)
+        guard !lines.isEmpty else {
+            // Another process may have placed this very order (and emptied the cart) since the
+            // first look: on a store whose transactions see each commit as it lands
+            // (PostgreSQL, read committed) the key is visible now. Then it is a retry.
+            if let order = try alreadyPlaced(in: transaction) { return order }
+            throw ShopError.cartEmpty(cartId: cartId)
+        }
+        for line in lines where try !transaction.takeStock(sku: line.sku, quantity: line.quantity) {
+            let available = try transaction.available(sku: line.sku) ?? 0
+            throw ShopError.outOfStock(sku: line.sku, requested: line.quantity, available: available)
+        }
+        let order = Order(
+            orderId: makeOrderId(),
+            cartId: cartId,
+            lines: lines,
+            totalCents: lines.totalCents,
+            currency: ShopCurrency.code,
+            status: Order.placedStatus,
+            createdAt: OrderStamp.timestamp(now())
+        )
+        try transaction.insertOrder(order, idempotencyKey: idempotencyKey)
+        try transaction.clearCart(cartId: cartId)
+        return order
+    }
+
+    /// The order this key already placed, if any (rule 1).
+    private func alreadyPlaced(in transaction: any ShopWriteTransaction) throws -> Order? {
+        guard let placed = try transaction.orderReference(idempotencyKey: idempotencyKey) else { return nil }
+        guard placed.cartId == cartId else {
+            throw ShopError.idempotencyConflict(key: idempotencyKey, cartId: cartId)
+        }
+        guard let order = try transaction.order(id: placed.orderId) else {
+            throw ShopError.storage("Order \(placed.orderId) of idempotency key is missing")
+        }
+        return order
+    }
+}

@@ -1,0 +1,150 @@
+// MARK: - PostgreSQLOrderFunction
+
+/// `OrderPlacement`'s rules as one PL/pgSQL function, `shop_place_order`, so that placing an order
+/// costs two round trips (BEGIN with its statement_timeout and the call, in one simple query;
+/// then COMMIT) instead of eight. Created by schema migration 3; to change it, add a migration
+/// that replaces it (`CREATE OR REPLACE FUNCTION`), never edit a shipped one.
+///
+/// The function keeps the rules exactly, against a `READ COMMITTED` transaction (each statement
+/// sees what other transactions committed before it started):
+/// 1. the idempotency key's order, for this cart, is returned as it is; for another cart it
+///    raises `SQLSTATE SHOP3`;
+/// 2. no cart lines: the key is looked up again (another process may have placed this order and
+///    emptied the cart meanwhile) and its order returned, else `SHOP2`;
+/// 3. each line in cart order takes its stock with one conditional UPDATE (a concurrent writer of
+///    the row makes it wait, then re-check); the first that cannot raises `SHOP1` with
+///    DETAIL `requested available sku` (the level it saw), which undoes the stock already taken;
+/// 4. the order row and its lines are inserted from the cart lines read once (a concurrent
+///    `cart.add` cannot make the order differ from the stock taken), and the cart emptied. A
+///    concurrent order under the same key makes the INSERT fail with `unique_violation` once the
+///    other commits; the store runs the call again and rule 1 returns that order.
+///
+/// Every statement in it finds its rows by key, through an index. It is planned with
+/// `enable_seqscan = off` because PL/pgSQL keeps a statement's plan for the session: a plan made
+/// while a table was nearly empty (a fresh shop) would otherwise go on scanning the whole table
+/// for each order as it grows, until the next ANALYZE replaces it.
+///
+/// It returns the order as rows, one per line in line order: order id, cart id, total, currency,
+/// status, created at, sku, quantity, unit price. Strings are `PostgreSQLText` as stored.
+/// Stateless; thread-safe.
+enum PostgreSQLOrderFunction {
+    // MARK: - Definition (migration 3)
+
+    static let create = """
+        CREATE OR REPLACE FUNCTION shop_place_order(
+            p_cart_id TEXT, p_key TEXT, p_order_id TEXT, p_created_at TEXT, p_currency TEXT, p_status TEXT
+        ) RETURNS TABLE (
+            r_order_id TEXT, r_cart_id TEXT, r_total_cents BIGINT, r_currency TEXT, r_status TEXT,
+            r_created_at TEXT, r_sku TEXT, r_quantity BIGINT, r_unit_price_cents BIGINT
+        ) LANGUAGE plpgsql VOLATILE SET enable_seqscan = off AS $fn$
+        DECLARE
+            v_seq BIGINT;
+            v_cart TEXT;
+            v_skus TEXT[];
+            v_quantities BIGINT[];
+            v_prices BIGINT[];
+            v_available BIGINT;
+            v_total BIGINT := 0;
+        BEGIN
+            SELECT o.seq, o.cart_id INTO v_seq, v_cart FROM orders o WHERE o.idempotency_key = p_key;
+            IF NOT FOUND THEN
+                SELECT array_agg(c.sku ORDER BY c.id), array_agg(c.quantity ORDER BY c.id), array_agg(c.unit_price_cents ORDER BY c.id)
+                    INTO v_skus, v_quantities, v_prices
+                    FROM cart_lines c WHERE c.cart_id = p_cart_id;
+                IF v_skus IS NULL THEN
+                    SELECT o.seq, o.cart_id INTO v_seq, v_cart FROM orders o WHERE o.idempotency_key = p_key;
+                    IF NOT FOUND THEN
+                        RAISE EXCEPTION USING ERRCODE = 'SHOP2', MESSAGE = 'cart is empty';
+                    END IF;
+                ELSE
+                    FOR i IN 1 .. array_length(v_skus, 1) LOOP
+                        UPDATE stock s SET available = s.available - v_quantities[i]
+                            WHERE s.sku = v_skus[i] AND s.available >= v_quantities[i];
+                        IF NOT FOUND THEN
+                            SELECT s.available INTO v_available FROM stock s WHERE s.sku = v_skus[i];
+                            RAISE EXCEPTION USING ERRCODE = 'SHOP1', MESSAGE = 'out of stock',
+                                DETAIL = v_quantities[i] || ' ' || coalesce(v_available, 0) || ' ' || v_skus[i];
+                        END IF;
+                        v_total := v_total + v_quantities[i] * v_prices[i];
+                    END LOOP;
+                    INSERT INTO orders (order_id, cart_id, idempotency_key, total_cents, currency, status, created_at)
+                        VALUES (p_order_id, p_cart_id, p_key, v_total, p_currency, p_status, p_created_at)
+                        RETURNING seq INTO v_seq;
+                    INSERT INTO order_lines (order_seq, line_no, sku, quantity, unit_price_cents)
+                        SELECT v_seq, t.n, t.sku, t.q, t.p
+                        FROM unnest(v_skus, v_quantities, v_prices) WITH ORDINALITY AS t(sku, q, p, n);
+                    DELETE FROM cart_lines c WHERE c.cart_id = p_cart_id;
+                    RETURN QUERY
+                        SELECT p_order_id, p_cart_id, v_total, p_currency, p_status, p_created_at, t.sku, t.q, t.p
+                        FROM unnest(v_skus, v_quantities, v_prices) WITH ORDINALITY AS t(sku, q, p, n) ORDER BY t.n;
+                    RETURN;
+                END IF;
+            END IF;
+            IF v_cart <> p_cart_id THEN
+                RAISE EXCEPTION USING ERRCODE = 'SHOP3', MESSAGE = 'idempotency key placed an order for another cart';
+            END IF;
+            RETURN QUERY
+                SELECT o.order_id, o.cart_id, o.total_cents, o.currency, o.status, o.created_at, l.sku, l.quantity, l.unit_price_cents
+                FROM orders o JOIN order_lines l ON l.order_seq = o.seq
+                WHERE o.seq = v_seq ORDER BY l.line_no;
+        END
+        $fn$
+        """
+
+    // MARK: - Calling
+
+    /// The call as SQL, with each value quoted by `connection` (literals: it shares one simple
+    /// query with BEGIN, which cannot carry parameters).
+    static func call(_ placement: OrderPlacement, on connection: PostgreSQLConnection) throws -> String {
+        let arguments = [
+            placement.cartId, placement.idempotencyKey, placement.makeOrderId(),
+            OrderStamp.timestamp(placement.now()), ShopCurrency.code, Order.placedStatus,
+        ]
+        let literals = try arguments.map { try connection.literal($0) }
+        return "SELECT * FROM shop_place_order(\(literals.joined(separator: ", ")))"
+    }
+
+    /// One row of the function's result: the order's header fields and one line.
+    struct Row {
+        let order: Order
+        let line: CartLine
+
+        init(_ row: PostgreSQLRow) {
+            order = Order(
+                orderId: row.text(0), cartId: row.text(1), lines: [], totalCents: row.int(2),
+                currency: row.text(3), status: row.text(4), createdAt: row.text(5)
+            )
+            line = CartLine(sku: row.text(6), quantity: row.int(7), unitPriceCents: row.int(8))
+        }
+    }
+
+    /// The order the function returned.
+    static func order(from rows: [Row]) throws(ShopError) -> Order {
+        guard let header = rows.first?.order else { throw ShopError.storage("shop_place_order returned no order lines") }
+        return Order(
+            orderId: header.orderId, cartId: header.cartId, lines: rows.map(\.line), totalCents: header.totalCents,
+            currency: header.currency, status: header.status, createdAt: header.createdAt
+        )
+    }
+
+    // MARK: - Errors
+
+    /// The rule an error raised by the function stands for, as the service reports it; nil for
+    /// any other error (a conflict to retry, a cancel, a lost connection).
+    static func shopError(_ error: PostgreSQLError, placement: OrderPlacement) -> ShopError? {
+        switch error.sqlState {
+        case "SHOP1":
+            let fields = error.detail.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, let requested = Int(fields[0]), let available = Int(fields[1]) else {
+                return .storage("shop_place_order: malformed out-of-stock detail")
+            }
+            return .outOfStock(sku: PostgreSQLText.unescaped(String(fields[2])), requested: requested, available: available)
+        case "SHOP2":
+            return .cartEmpty(cartId: placement.cartId)
+        case "SHOP3":
+            return .idempotencyConflict(key: placement.idempotencyKey, cartId: placement.cartId)
+        default:
+            return nil
+        }
+    }
+}
