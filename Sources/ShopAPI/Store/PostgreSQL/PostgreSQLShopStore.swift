@@ -82,22 +82,10 @@ final class PostgreSQLShopStore: ShopStore {
         _ body: @escaping @Sendable (any ShopWriteTransaction) throws -> T,
         completion: @escaping @Sendable (Result<T, ShopError>) -> Void
     ) {
-        writeQueue.async { [self] in
-            let result: Result<T, ShopError>
-            do {
-                if interruption?.isInterrupted == true { throw ShopError.interrupted }
-                let value = try inTransaction(Self.writeBegin, interruption: interruption) { connection, _ in
-                    try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
-                }
-                counts.withLock {
-                    $0.transactions += 1
-                    $0.operations += 1
-                }
-                result = .success(value)
-            } catch {
-                result = .failure(ShopError(postgresError: error, interruption: interruption))
+        onWriteQueue(interruption: interruption, callbackQueue: callbackQueue, completion: completion) { [self] in
+            try inTransaction(Self.writeBegin, interruption: interruption) { connection, _ in
+                try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
             }
-            callbackQueue.async { completion(result) }
         }
     }
 
@@ -111,25 +99,39 @@ final class PostgreSQLShopStore: ShopStore {
         callbackQueue: DispatchQueue,
         completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
     ) {
+        onWriteQueue(interruption: interruption, callbackQueue: callbackQueue, completion: completion) { [self] in
+            try inTransaction(Self.writeBegin, interruption: interruption, start: { connection, begin in
+                let sql = begin + "; " + (try PostgreSQLOrderFunction.call(placement, on: connection))
+                do {
+                    return try connection.simpleQuery(sql, row: PostgreSQLOrderFunction.Row.init)
+                } catch let error as PostgreSQLError {
+                    throw PostgreSQLOrderFunction.shopError(error, placement: placement) ?? error
+                }
+            }) { _, rows in
+                try PostgreSQLOrderFunction.order(from: rows)
+            }
+        }
+    }
+
+    /// What every write shares: on the write queue, skipped if already interrupted, counted as one
+    /// transaction when `transaction` commits, its outcome (errors as `ShopError`) delivered once on
+    /// `callbackQueue`.
+    private func onWriteQueue<T: Sendable>(
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        completion: @escaping @Sendable (Result<T, ShopError>) -> Void,
+        _ transaction: @escaping @Sendable () throws -> T
+    ) {
         writeQueue.async { [self] in
-            let result: Result<Order, ShopError>
+            let result: Result<T, ShopError>
             do {
                 if interruption?.isInterrupted == true { throw ShopError.interrupted }
-                let order = try inTransaction(Self.writeBegin, interruption: interruption, start: { connection, begin in
-                    let sql = begin + "; " + (try PostgreSQLOrderFunction.call(placement, on: connection))
-                    do {
-                        return try connection.simpleQuery(sql, row: PostgreSQLOrderFunction.Row.init)
-                    } catch let error as PostgreSQLError {
-                        throw PostgreSQLOrderFunction.shopError(error, placement: placement) ?? error
-                    }
-                }) { _, rows in
-                    try PostgreSQLOrderFunction.order(from: rows)
-                }
+                let value = try transaction()
                 counts.withLock {
                     $0.transactions += 1
                     $0.operations += 1
                 }
-                result = .success(order)
+                result = .success(value)
             } catch {
                 result = .failure(ShopError(postgresError: error, interruption: interruption))
             }
