@@ -30,7 +30,8 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
 
     /// Connects to `uri` (any libpq connection URI or `key=value` string), then sets the session
     /// up: `synchronous_commit = on` (a reply after COMMIT means the order is on disk),
-    /// `statement_timeout`, UTC time zone.
+    /// `READ COMMITTED` for transactions without BEGIN (`inOneRoundTrip`), `statement_timeout`,
+    /// UTC time zone.
     ///
     /// - Throws: `PostgreSQLError` with libpq's message (bad URI, unknown database or role,
     ///   unreachable server after `connectTimeoutSeconds`).
@@ -55,7 +56,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         }
         handle = opened
         interruptSwitch = InterruptSwitch(interrupt: PostgreSQLCancelRequest(cancel: cancel).send)
-        try execute("SET synchronous_commit = on; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning")
+        try execute("SET synchronous_commit = on; SET default_transaction_isolation = 'read committed'; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning")
     }
 
     deinit {
@@ -114,30 +115,68 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         return rows
     }
 
-    /// Runs one or more statements without parameters in one round trip (the simple query
-    /// protocol) and maps each row of the last one's result with `row`. Values go into `sql` only
-    /// through `literal(_:)`.
-    func simpleQuery<Row>(_ sql: String, row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
-        try check(result)
-        let count = PQntuples(result)
-        var rows: [Row] = []
-        rows.reserveCapacity(Int(count))
-        for index in 0..<count {
-            rows.append(try row(PostgreSQLRow(result: result!, index: index)))  // check() throws for nil
+    /// Runs `calls` in one round trip as one transaction that commits if they all succeed (libpq's
+    /// pipeline mode: each call as a prepared statement, then a Sync; the server runs the
+    /// statements sent before a Sync as one implicit transaction and commits it at the Sync). On
+    /// the first error the rest are skipped and nothing of any of them is kept; that error is
+    /// thrown once the round trip is over. Maps each row of the last call's result with `row` (an
+    /// error it throws is thrown too, but cannot undo the commit). Must not be called inside a
+    /// transaction.
+    func inOneRoundTrip<Row>(_ calls: [PostgreSQLCall], row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
+        // Preparing is a round trip of its own (once per connection), so it comes first.
+        let statements = try calls.map { call throws(PostgreSQLError) in
+            (sql: call.sql, name: try preparedName(call.sql, parameterCount: call.arguments.count), texts: try Self.parameterTexts(call.arguments))
         }
-        return rows
-    }
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
+        // Fails only with results left unread (the connection was lost mid-way); the connection then
+        // stays in pipeline mode, which makes it not reusable.
+        defer { PQexitPipelineMode(handle) }
+        for statement in statements {
+            let sent = statement.texts.withOptionalCStrings { pointers in
+                if let name = statement.name {
+                    PQsendQueryPrepared(handle, name, Int32(pointers.count), pointers.baseAddress, nil, nil, 0)
+                } else {
+                    PQsendQueryParams(handle, statement.sql, Int32(pointers.count), nil, pointers.baseAddress, nil, nil, 0)
+                }
+            }
+            guard sent == 1 else { throw connectionError() }
+        }
+        guard PQpipelineSync(handle) == 1 else { throw connectionError() }
 
-    /// `value` as a quoted SQL string literal (`PQescapeLiteral`) of its `PostgreSQLText` form,
-    /// the form the store keeps strings in (which never holds a NUL).
-    func literal(_ value: String) throws(PostgreSQLError) -> String {
-        let text = PostgreSQLText.escaped(value)
-        let escaped = text.withCString { PQescapeLiteral(handle, $0, strlen($0)) }
-        guard let escaped else { throw PostgreSQLError(sqlState: "", message: Self.trimmed(PQerrorMessage(handle))) }
-        defer { PQfreemem(escaped) }
-        return String(cString: escaped)
+        var rows: [Row] = []
+        var failure: (any Error)?
+        var ended = 0  // calls whose results have all been read (libpq marks each end with a nil)
+        while true {
+            guard let result = PQgetResult(handle) else {
+                ended += 1
+                // More ends than calls, or a lost connection: the Sync's reply will not come.
+                if ended > calls.count || !isHealthy { throw failure ?? connectionError() }
+                continue
+            }
+            defer { PQclear(result) }
+            switch PQresultStatus(result) {
+            case PGRES_PIPELINE_SYNC:
+                if let failure { throw failure }
+                return rows
+            case PGRES_PIPELINE_ABORTED:
+                continue  // skipped after an earlier error
+            case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
+                guard ended == calls.count - 1, failure == nil else { continue }
+                do {
+                    let count = PQntuples(result)
+                    rows.reserveCapacity(Int(count))
+                    for index in 0..<count {
+                        rows.append(try row(PostgreSQLRow(result: result, index: index)))
+                    }
+                } catch {
+                    failure = error
+                }
+            default:
+                if failure == nil {
+                    do { try check(result) } catch { failure = error }
+                }
+            }
+        }
     }
 
     /// Rolls back an open transaction, if any; a failure only marks the connection unhealthy.
@@ -152,12 +191,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     /// parses and plans each statement once per connection, not once per call), text format. The
     /// returned result must be `PQclear`ed.
     private func exec(_ sql: String, _ arguments: [any PostgreSQLValue]) throws(PostgreSQLError) -> OpaquePointer {
-        let texts = arguments.map(\.postgresText)
-        // libpq takes C strings, so a NUL would silently cut a value short; `PostgreSQLText`
-        // escapes every NUL in a String, so only a broken conformer could get here.
-        if texts.contains(where: { $0?.utf8.contains(0) == true }) {
-            throw PostgreSQLError(sqlState: "22021", message: "a text parameter holds a NUL character")
-        }
+        let texts = try Self.parameterTexts(arguments)
         let name = try preparedName(sql, parameterCount: texts.count)
         let result: OpaquePointer? = texts.withOptionalCStrings { pointers in
             if let name {
@@ -175,6 +209,17 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         return result!  // check() throws for a nil result
     }
 
+    /// `arguments` in libpq's text format.
+    private static func parameterTexts(_ arguments: [any PostgreSQLValue]) throws(PostgreSQLError) -> [String?] {
+        let texts = arguments.map(\.postgresText)
+        // libpq takes C strings, so a NUL would silently cut a value short; `PostgreSQLText`
+        // escapes every NUL in a String, so only a broken conformer could get here.
+        if texts.contains(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgreSQLError(sqlState: "22021", message: "a text parameter holds a NUL character")
+        }
+        return texts
+    }
+
     /// The name `sql` is prepared under, preparing it now if it is new; nil past the cap (then it
     /// runs unprepared).
     private func preparedName(_ sql: String, parameterCount: Int) throws(PostgreSQLError) -> String? {
@@ -188,10 +233,14 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         return name
     }
 
+    /// The connection's last error (no result to read it from: sending failed, the connection was
+    /// lost).
+    private func connectionError() -> PostgreSQLError {
+        PostgreSQLError(sqlState: "", message: Self.trimmed(PQerrorMessage(handle)))
+    }
+
     private func check(_ result: OpaquePointer?) throws(PostgreSQLError) {
-        guard let result else {
-            throw PostgreSQLError(sqlState: "", message: Self.trimmed(PQerrorMessage(handle)))
-        }
+        guard let result else { throw connectionError() }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return
@@ -208,6 +257,14 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         guard let text else { return "" }
         return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
     }
+}
+
+// MARK: - PostgreSQLCall
+
+/// One statement with `$1…$n` parameters, for `PostgreSQLConnection.inOneRoundTrip`.
+struct PostgreSQLCall {
+    let sql: String
+    let arguments: [any PostgreSQLValue]
 }
 
 // MARK: - C string arrays
@@ -235,6 +292,7 @@ extension Array where Element == String? {
 // MARK: - Pooling
 
 extension PostgreSQLConnection: PooledConnection, InterruptibleConnection {
-    /// Kept only while the server is there and no transaction is left open.
-    var isReusable: Bool { isHealthy && !isInTransaction }
+    /// Kept only while the server is there, no transaction is left open and no pipeline is
+    /// unfinished.
+    var isReusable: Bool { isHealthy && !isInTransaction && PQpipelineStatus(handle) == PQ_PIPELINE_OFF }
 }

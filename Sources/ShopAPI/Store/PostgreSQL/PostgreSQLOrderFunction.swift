@@ -1,8 +1,8 @@
 // MARK: - PostgreSQLOrderFunction
 
 /// `OrderPlacement`'s rules as one PL/pgSQL function, `shop_place_order`, so that placing an order
-/// costs two round trips (BEGIN with its statement_timeout and the call, in one simple query;
-/// then COMMIT) instead of eight. Created by schema migration 3; to change it, add a migration
+/// costs one round trip (its statement_timeout, the call and the commit, in libpq's pipeline
+/// mode) instead of eight. Created by schema migration 3; to change it, add a migration
 /// that replaces it (`CREATE OR REPLACE FUNCTION`), never edit a shipped one.
 ///
 /// The function keeps the rules exactly, against a `READ COMMITTED` transaction (each statement
@@ -93,15 +93,15 @@ enum PostgreSQLOrderFunction {
 
     // MARK: - Calling
 
-    /// The call as SQL, with each value quoted by `connection` (literals: it shares one simple
-    /// query with BEGIN, which cannot carry parameters).
-    static func call(_ placement: OrderPlacement, on connection: PostgreSQLConnection) throws -> String {
-        let arguments = [
-            placement.cartId, placement.idempotencyKey, placement.makeOrderId(),
-            OrderStamp.timestamp(placement.now()), ShopCurrency.code, Order.placedStatus,
-        ]
-        let literals = try arguments.map { try connection.literal($0) }
-        return "SELECT * FROM shop_place_order(\(literals.joined(separator: ", ")))"
+    /// The call, its values as parameters.
+    static func call(_ placement: OrderPlacement) -> PostgreSQLCall {
+        PostgreSQLCall(
+            sql: "SELECT * FROM shop_place_order($1, $2, $3, $4, $5, $6)",
+            arguments: [
+                placement.cartId, placement.idempotencyKey, placement.makeOrderId(),
+                OrderStamp.timestamp(placement.now()), ShopCurrency.code, Order.placedStatus,
+            ]
+        )
     }
 
     /// One row of the function's result: the order's header fields and one line.

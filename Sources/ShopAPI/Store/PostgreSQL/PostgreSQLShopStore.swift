@@ -14,13 +14,15 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see
 ///   (fresh transaction, at most `maxAttempts` times, never after the interruption fired), so it
 ///   never reaches a client. `synchronous_commit = on`: completion runs after COMMIT is durable.
 /// - Orders (`placeOrder`) are one call of the server-side function `shop_place_order`
-///   (`PostgreSQLOrderFunction`) in such a write transaction: two round trips, not eight.
+///   (`PostgreSQLOrderFunction`) in such a transaction, sent with its statement_timeout and its
+///   commit in one round trip (not eight).
 /// - Interruption: a read or write whose interruption fires has its running statement cancelled
 ///   with `PQcancel` and is rolled back (`.interrupted`, nothing changed). A write is not
-///   cancelled once its COMMIT is sent. The server-side backup: each transaction of a call with a
-///   deadline sets `SET LOCAL statement_timeout` to the time left plus
-///   `statementTimeoutMarginMilliseconds` (sent with BEGIN, no extra round trip); without one the
-///   session's 30 s applies.
+///   cancelled once its COMMIT is sent (for an order: once `shop_place_order` has returned, as
+///   the commit follows in the same round trip); it then completes as if not interrupted. The
+///   server-side backup: each transaction of a call with a deadline sets its `statement_timeout`
+///   to the time left plus `statementTimeoutMarginMilliseconds` (in the same round trip as its
+///   first statement); without one the session's 30 s applies.
 /// - A connection lost with the server fails the calls using it with `.storage` and is dropped;
 ///   the next borrow opens a new one. After a failed opening, calls that need a new connection
 ///   fail at once with `.storage` until `ReconnectBackoff.postgres` allows the next attempt
@@ -68,7 +70,7 @@ final class PostgreSQLShopStore: ShopStore {
     func read<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T {
         do {
             if interruption?.isInterrupted == true { throw ShopError.interrupted }
-            return try inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", interruption: interruption) { connection, _ in
+            return try inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", interruption: interruption) { connection in
                 try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
             }
         } catch {
@@ -83,16 +85,16 @@ final class PostgreSQLShopStore: ShopStore {
         completion: @escaping @Sendable (Result<T, ShopError>) -> Void
     ) {
         onWriteQueue(interruption: interruption, callbackQueue: callbackQueue, completion: completion) { [self] in
-            try inTransaction(Self.writeBegin, interruption: interruption) { connection, _ in
+            try inTransaction(Self.writeBegin, interruption: interruption) { connection in
                 try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
             }
         }
     }
 
     /// The rules of `placement` in one call of `shop_place_order` (`PostgreSQLOrderFunction`),
-    /// sent in the same simple query as BEGIN and its statement_timeout, then COMMIT: two round
-    /// trips instead of eight, with the same transaction, retries, cancellation and durability
-    /// as `write`.
+    /// sent after its statement_timeout and followed by the commit in one round trip
+    /// (`inOneRoundTrip`), with the same isolation, retries, cancellation and durability as
+    /// `write`.
     func placeOrder(
         _ placement: OrderPlacement,
         interruption: (any ShopInterruption)?,
@@ -100,15 +102,19 @@ final class PostgreSQLShopStore: ShopStore {
         completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
     ) {
         onWriteQueue(interruption: interruption, callbackQueue: callbackQueue, completion: completion) { [self] in
-            try inTransaction(Self.writeBegin, interruption: interruption, start: { connection, begin in
-                let sql = begin + "; " + (try PostgreSQLOrderFunction.call(placement, on: connection))
-                do {
-                    return try connection.simpleQuery(sql, row: PostgreSQLOrderFunction.Row.init)
-                } catch let error as PostgreSQLError {
-                    throw PostgreSQLOrderFunction.shopError(error, placement: placement) ?? error
+            try withRetries(interruption: interruption) { connection in
+                var calls = [PostgreSQLOrderFunction.call(placement)]
+                if let timeout = Self.statementTimeout(deadline: interruption?.deadline) {
+                    calls.insert(PostgreSQLCall(sql: "SELECT set_config('statement_timeout', $1, true)", arguments: [String(timeout)]), at: 0)
                 }
-            }) { _, rows in
-                try PostgreSQLOrderFunction.order(from: rows)
+                let rows = try connection.withInterrupts(from: interruption) {
+                    do {
+                        return try connection.inOneRoundTrip(calls, row: PostgreSQLOrderFunction.Row.init)
+                    } catch let error as PostgreSQLError {
+                        throw PostgreSQLOrderFunction.shopError(error, placement: placement) ?? error
+                    }
+                }
+                return try PostgreSQLOrderFunction.order(from: rows)
             }
         }
     }
@@ -153,45 +159,38 @@ final class PostgreSQLShopStore: ShopStore {
     private func inTransaction<T>(
         _ begin: String,
         interruption: (any ShopInterruption)?,
-        _ body: (PostgreSQLConnection, Void) throws -> T
+        _ body: (PostgreSQLConnection) throws -> T
     ) throws -> T {
-        try inTransaction(begin, interruption: interruption, start: { connection, beginning in
-            do {
-                try connection.execute(beginning)
-            } catch where !connection.isHealthy {
-                // Lost at BEGIN: nothing ran.
-                throw StaleConnection(cause: error)
+        try withRetries(interruption: interruption) { connection in
+            let value = try connection.withInterrupts(from: interruption) {
+                do {
+                    try connection.execute(Self.beginning(begin, deadline: interruption?.deadline))
+                } catch where !connection.isHealthy {
+                    // Lost at BEGIN: nothing ran.
+                    throw StaleConnection(cause: error)
+                }
+                return try body(connection)
             }
-        }, body)
+            // A cancel that landed after the last statement must still undo the write.
+            if interruption?.isInterrupted == true { throw ShopError.interrupted }
+            try connection.execute("COMMIT")
+            return value
+        }
     }
 
-    /// As above, but `start` sends the transaction's first round trip: the SQL it is given (BEGIN
-    /// and the statement_timeout) alone or followed by more statements in the same simple query.
-    /// `body` then runs with what `start` returned. A pooled connection the server has already
-    /// closed (found without a round trip) is replaced before anything is sent; a connection lost
-    /// during the transaction fails it (`start` may throw `StaleConnection` only when nothing can
-    /// have run).
-    private func inTransaction<Start, T>(
-        _ begin: String,
-        interruption: (any ShopInterruption)?,
-        start: (PostgreSQLConnection, String) throws -> Start,
-        _ body: (PostgreSQLConnection, Start) throws -> T
-    ) throws -> T {
+    /// Runs `transaction` on a pooled connection, on the caller's thread, and again on a conflict
+    /// (see the type's doc). A pooled connection the server has already closed (found without a
+    /// round trip) is replaced before `transaction` runs; a connection lost during `transaction`
+    /// fails it (it may throw `StaleConnection` only when nothing can have run).
+    private func withRetries<T>(interruption: (any ShopInterruption)?, _ transaction: (PostgreSQLConnection) throws -> T) throws -> T {
         var attempt = 1
         while true {
             do {
                 return try pool.withConnection(interruption: interruption) { connection in
-                    let value = try connection.withInterrupts(from: interruption) {
-                        if connection.hasBeenClosedByServer() {
-                            throw StaleConnection(cause: PostgreSQLError(sqlState: "", message: "the server closed the connection"))
-                        }
-                        let started = try start(connection, Self.beginning(begin, deadline: interruption?.deadline))
-                        return try body(connection, started)
+                    if connection.hasBeenClosedByServer() {
+                        throw StaleConnection(cause: PostgreSQLError(sqlState: "", message: "the server closed the connection"))
                     }
-                    // A cancel that landed after the last statement must still undo the write.
-                    if interruption?.isInterrupted == true { throw ShopError.interrupted }
-                    try connection.execute("COMMIT")
-                    return value
+                    return try transaction(connection)
                 }
             } catch let error as PostgreSQLError where Self.mayRetry(error) && attempt < Self.maxAttempts && interruption?.isInterrupted != true {
                 attempt += 1
@@ -203,16 +202,23 @@ final class PostgreSQLShopStore: ShopStore {
         }
     }
 
-    /// Opens every write transaction, orders included.
+    /// Opens every write transaction but an order's, which has no BEGIN (`inOneRoundTrip`; the
+    /// session's default isolation is the same, `PostgreSQLConnection`).
     static let writeBegin = "BEGIN ISOLATION LEVEL READ COMMITTED"
 
-    /// `begin`, followed by a `statement_timeout` for the transaction ending each statement at most
-    /// `statementTimeoutMarginMilliseconds` after `deadline` would be reached from now.
+    /// `begin`, followed by the transaction's `statementTimeout(deadline:now:)` if it has one.
     static func beginning(_ begin: String, deadline: DispatchTime?, now: DispatchTime = .now()) -> String {
-        guard let deadline, deadline != .distantFuture else { return begin }
-        let left = deadline > now ? (deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 : 0
-        let timeout = min(left + statementTimeoutMarginMilliseconds, UInt64(Int32.max))
+        guard let timeout = statementTimeout(deadline: deadline, now: now) else { return begin }
         return begin + "; SET LOCAL statement_timeout = \(timeout)"
+    }
+
+    /// The `statement_timeout` (ms) for a transaction that should end at most
+    /// `statementTimeoutMarginMilliseconds` after `deadline` would be reached from now; nil
+    /// without a deadline (the session's applies).
+    static func statementTimeout(deadline: DispatchTime?, now: DispatchTime = .now()) -> UInt64? {
+        guard let deadline, deadline != .distantFuture else { return nil }
+        let left = deadline > now ? (deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 : 0
+        return min(left + statementTimeoutMarginMilliseconds, UInt64(Int32.max))
     }
 
     /// A conflict with another transaction: the rerun sees its outcome (for a duplicate
