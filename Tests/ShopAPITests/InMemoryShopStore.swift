@@ -43,6 +43,24 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         _ body: @escaping @Sendable (any ShopWriteTransaction) throws -> T,
         completion: @escaping @Sendable (Result<T, ShopError>) -> Void
     ) {
+        perform(interruption: interruption, callbackQueue: callbackQueue, body, completion: completion)
+    }
+
+    func placeOrder(
+        _ placement: OrderPlacement,
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
+    ) {
+        perform(interruption: interruption, callbackQueue: callbackQueue, { try placement.run(in: $0) }, completion: completion)
+    }
+
+    private func perform<T: Sendable>(
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        _ body: @escaping @Sendable (any ShopOrderTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, ShopError>) -> Void
+    ) {
         let result: Result<T, ShopError> = lock.withLock {
             if interruption?.isInterrupted == true { return .failure(.interrupted) }
             let transaction = Transaction(state: state)
@@ -65,7 +83,7 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
 
     // MARK: - Transaction
 
-    private final class Transaction: ShopWriteTransaction {
+    private final class Transaction: ShopOrderTransaction {
         var state: State
 
         init(state: State) {

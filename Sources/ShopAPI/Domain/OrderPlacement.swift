@@ -3,9 +3,10 @@ import Foundation
 // MARK: - OrderPlacement
 
 /// One `orders.place` call as the store receives it, and the rules that turn a cart into an
-/// order, written once over the primitive reads and writes (`run(in:)`). A store that can run the
-/// same rules closer to its data (PostgreSQL: one server-side function, see
-/// `PostgreSQLOrderFunction`) overrides `ShopStore.placeOrder` and must keep them exactly.
+/// order, written once over the primitive reads and writes (`run(in:)`), which a store placing
+/// orders statement by statement runs (SQLite). A store that runs the same rules closer to its
+/// data (PostgreSQL: one server-side function, see `PostgreSQLOrderFunction`) must keep them
+/// exactly.
 ///
 /// Immutable; `Sendable`.
 struct OrderPlacement: Sendable {
@@ -26,7 +27,7 @@ struct OrderPlacement: Sendable {
     /// 3. A line with too little stock fails with `.outOfStock` (the first such line in cart
     ///    order, with the level seen) and changes nothing (the caller's transaction is undone).
     /// Otherwise takes stock for every line, stores the order under the key, empties the cart.
-    func run(in transaction: any ShopWriteTransaction) throws -> Order {
+    func run(in transaction: any ShopOrderTransaction) throws -> Order {
         if let order = try alreadyPlaced(in: transaction) { return order }
         let lines = try transaction.cartLines(cartId: cartId)
         guard !lines.isEmpty else {
@@ -55,7 +56,7 @@ struct OrderPlacement: Sendable {
     }
 
     /// The order this key already placed, if any (rule 1).
-    private func alreadyPlaced(in transaction: any ShopWriteTransaction) throws -> Order? {
+    private func alreadyPlaced(in transaction: any ShopReadTransaction) throws -> Order? {
         guard let placed = try transaction.orderReference(idempotencyKey: idempotencyKey) else { return nil }
         guard placed.cartId == cartId else {
             throw ShopError.idempotencyConflict(key: idempotencyKey, cartId: cartId)

@@ -25,9 +25,9 @@ protocol ShopStore: Sendable {
         completion: @escaping @Sendable (Result<T, ShopError>) -> Void
     )
 
-    /// Runs `placement`'s rules (`OrderPlacement.run(in:)`) as one write, with the same promises
-    /// as `write`. The default is exactly that; a store may run the same rules its own way (fewer
-    /// round trips to a database server) but must keep every rule and error.
+    /// Runs `placement`'s rules as one write, with the same promises as `write`: in a
+    /// `ShopOrderTransaction` with `OrderPlacement.run(in:)`, or the same rules its own way (fewer
+    /// round trips to a database server), keeping every rule and error.
     func placeOrder(
         _ placement: OrderPlacement,
         interruption: (any ShopInterruption)?,
@@ -47,17 +47,4 @@ protocol ShopStore: Sendable {
 
 extension ShopStore {
     var readsAreLocal: Bool { false }
-}
-
-// MARK: - Default order placement
-
-extension ShopStore {
-    func placeOrder(
-        _ placement: OrderPlacement,
-        interruption: (any ShopInterruption)?,
-        callbackQueue: DispatchQueue,
-        completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
-    ) {
-        write(interruption: interruption, callbackQueue: callbackQueue, { try placement.run(in: $0) }, completion: completion)
-    }
 }

@@ -8,9 +8,4 @@ protocol ShopWriteTransaction: ShopReadTransaction {
     /// Removes the cart's line for `sku`; no-op when absent.
     func removeCartLine(cartId: String, sku: String) throws
     func clearCart(cartId: String) throws
-    /// Takes `quantity` units if at least that many are available. Returns `false` (changing
-    /// nothing) otherwise or for an unknown SKU.
-    func takeStock(sku: String, quantity: Int) throws -> Bool
-    /// Stores `order` under `idempotencyKey`, which must not be in use.
-    func insertOrder(_ order: Order, idempotencyKey: String) throws
 }

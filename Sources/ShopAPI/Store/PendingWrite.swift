@@ -7,7 +7,7 @@ struct PendingWrite: Sendable {
     let interruption: (any ShopInterruption)?
     /// Runs the operation inside its savepoint. On success returns the closure that delivers its
     /// result, to be called only after the group commits.
-    let perform: @Sendable (any ShopWriteTransaction) throws -> @Sendable () -> Void
+    let perform: @Sendable (any ShopOrderTransaction) throws -> @Sendable () -> Void
     /// Delivers a failure.
     let fail: @Sendable (ShopError) -> Void
 }

@@ -17,7 +17,7 @@ import Foundation
 final class SQLiteGroupWriter: @unchecked Sendable {  // queue state is guarded by `lock`; the rest is immutable
     private let writerQueue = DispatchQueue(label: "shop-rpc.store.writer")
     private let connections: SQLiteConnectionPool
-    private let makeTransaction: @Sendable (SQLiteConnection) -> any ShopWriteTransaction
+    private let makeTransaction: @Sendable (SQLiteConnection) -> any ShopOrderTransaction
 
     private let lock = NSLock()
     /// Writes waiting for the next group. Guarded by `lock`.
@@ -29,7 +29,7 @@ final class SQLiteGroupWriter: @unchecked Sendable {  // queue state is guarded 
 
     /// A writer that borrows its connection from `connections` for each group (a pool of one:
     /// the file's writer connection, or the in-memory database's only connection).
-    init(connections: SQLiteConnectionPool, makeTransaction: @escaping @Sendable (SQLiteConnection) -> any ShopWriteTransaction) {
+    init(connections: SQLiteConnectionPool, makeTransaction: @escaping @Sendable (SQLiteConnection) -> any ShopOrderTransaction) {
         self.connections = connections
         self.makeTransaction = makeTransaction
     }
@@ -109,7 +109,7 @@ final class SQLiteGroupWriter: @unchecked Sendable {  // queue state is guarded 
 
     /// Runs one write in its own savepoint. A failure of the write becomes its `.failed` outcome;
     /// only a failure of the enclosing transaction is thrown.
-    private func runOperation(_ write: PendingWrite, in transaction: any ShopWriteTransaction, on connection: SQLiteConnection) throws -> Outcome {
+    private func runOperation(_ write: PendingWrite, in transaction: any ShopOrderTransaction, on connection: SQLiteConnection) throws -> Outcome {
         if write.interruption?.isInterrupted == true {
             return .failed(.interrupted)
         }

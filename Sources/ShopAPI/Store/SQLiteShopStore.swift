@@ -90,6 +90,26 @@ final class SQLiteShopStore: ShopStore {
         _ body: @escaping @Sendable (any ShopWriteTransaction) throws -> T,
         completion: @escaping @Sendable (Result<T, ShopError>) -> Void
     ) {
+        submit(interruption: interruption, callbackQueue: callbackQueue, { try body($0) }, completion: completion)
+    }
+
+    /// `OrderPlacement`'s rules statement by statement, as one write of the group writer.
+    func placeOrder(
+        _ placement: OrderPlacement,
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
+    ) {
+        submit(interruption: interruption, callbackQueue: callbackQueue, { try placement.run(in: $0) }, completion: completion)
+    }
+
+    /// `body` as one write of the group writer, its outcome delivered on `callbackQueue`.
+    private func submit<T: Sendable>(
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        _ body: @escaping @Sendable (any ShopOrderTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, ShopError>) -> Void
+    ) {
         writer.submit(PendingWrite(
             interruption: interruption,
             perform: { transaction in

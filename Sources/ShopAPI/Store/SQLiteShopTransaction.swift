@@ -5,7 +5,7 @@
 ///
 /// Checks `interruption` before every statement (`sqlite3_interrupt` only stops a statement
 /// that is running, so a cancel between statements would otherwise be missed).
-struct SQLiteShopTransaction: ShopWriteTransaction {
+struct SQLiteShopTransaction: ShopOrderTransaction {
     let connection: SQLiteConnection
     let searchMode: ProductSearchMode
     let interruption: (any ShopInterruption)?

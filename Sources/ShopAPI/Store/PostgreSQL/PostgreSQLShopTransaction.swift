@@ -2,7 +2,8 @@
 
 /// The shop's primitive reads and writes as SQL on one PostgreSQL connection, inside a
 /// transaction the store opened. Used only on the thread holding the connection, only during the
-/// transaction.
+/// transaction. Orders are not placed through it but by `shop_place_order`
+/// (`PostgreSQLOrderFunction`), so it is no `ShopOrderTransaction`.
 ///
 /// Checks `interruption` before every statement (`PQcancel` only stops a statement that is
 /// running, so a cancel between statements would otherwise be missed).
@@ -69,33 +70,7 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         try run("DELETE FROM cart_lines WHERE cart_id = $1", [cartId])
     }
 
-    // MARK: - Stock and orders
-
-    /// One conditional UPDATE. Under READ COMMITTED a concurrent writer of the same row (in any
-    /// process) makes this one wait for its commit, then re-checks the condition on the new row,
-    /// so stock never goes negative and no two orders take the same last unit.
-    func takeStock(sku: String, quantity: Int) throws -> Bool {
-        try run("UPDATE stock SET available = available - $2 WHERE sku = $1 AND available >= $2", [sku, quantity]) == 1
-    }
-
-    /// A second transaction inserting the same `idempotencyKey` concurrently waits for the first
-    /// and then fails with `unique_violation`; the store runs it again, and the rerun finds the
-    /// first one's order (see `PostgreSQLShopStore`).
-    func insertOrder(_ order: Order, idempotencyKey: String) throws {
-        let sequence = try query(
-            """
-            INSERT INTO orders (order_id, cart_id, idempotency_key, total_cents, currency, status, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq
-            """,
-            [order.orderId, order.cartId, idempotencyKey, order.totalCents, order.currency, order.status, order.createdAt]
-        ) { $0.int64(0) }.first ?? 0
-        for (number, line) in order.lines.enumerated() {
-            try run(
-                "INSERT INTO order_lines (order_seq, line_no, sku, quantity, unit_price_cents) VALUES ($1, $2, $3, $4, $5)",
-                [sequence, number + 1, line.sku, line.quantity, line.unitPriceCents]
-            )
-        }
-    }
+    // MARK: - Orders
 
     func order(id: String) throws -> Order? {
         try query("SELECT \(ShopRows.orderColumns) FROM orders WHERE order_id = $1", [id], row: ShopRows.orderHeader)
