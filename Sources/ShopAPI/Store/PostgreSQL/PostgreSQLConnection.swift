@@ -23,6 +23,9 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     private let handle: OpaquePointer
     /// SQL text → name of the server-side prepared statement (`s0`, `s1`, …) on this connection.
     private var prepared: [String: String] = [:]
+    /// A transaction's BEGIN and settings, to be sent with its first statement
+    /// (`beginWithFirstStatement`).
+    private var heldBackBegin: [PostgreSQLCall]?
     /// Lets a cancelled call stop this connection's running statement (see `withInterrupts`).
     let interruptSwitch: InterruptSwitch
 
@@ -56,7 +59,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         }
         handle = opened
         interruptSwitch = InterruptSwitch(interrupt: PostgreSQLCancelRequest(cancel: cancel).send)
-        try execute("SET synchronous_commit = on; SET default_transaction_isolation = 'read committed'; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning")
+        try executeNow("SET synchronous_commit = on; SET default_transaction_isolation = 'read committed'; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning")
     }
 
     deinit {
@@ -87,8 +90,16 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
 
     // MARK: - Running SQL
 
-    /// Runs one or more statements without parameters (DDL, `BEGIN`, `SET`).
-    func execute(_ sql: String) throws(PostgreSQLError) {
+    /// Runs one or more statements without parameters (DDL, `BEGIN`, `SET`), after the held-back
+    /// BEGIN if there is one (`beginWithFirstStatement`).
+    func execute(_ sql: String) throws {
+        if let begin = takeHeldBackBegin() {
+            try pipelined(begin) { _ in () }
+        }
+        try executeNow(sql)
+    }
+
+    private func executeNow(_ sql: String) throws(PostgreSQLError) {
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result)
@@ -96,23 +107,34 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
 
     /// Runs one statement with `$1…$n` parameters; returns the number of rows it changed.
     @discardableResult
-    func run(_ sql: String, _ arguments: [any PostgreSQLValue]) throws(PostgreSQLError) -> Int {
-        let result = try exec(sql, arguments)
-        defer { PQclear(result) }
-        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    func run(_ sql: String, _ arguments: [any PostgreSQLValue]) throws -> Int {
+        try withResult(of: PostgreSQLCall(sql: sql, arguments: arguments)) { Int(String(cString: PQcmdTuples($0))) ?? 0 }
     }
 
     /// Runs one statement with `$1…$n` parameters and maps each row with `row`.
     func query<Row>(_ sql: String, _ arguments: [any PostgreSQLValue], row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
-        let result = try exec(sql, arguments)
-        defer { PQclear(result) }
-        let count = PQntuples(result)
-        var rows: [Row] = []
-        rows.reserveCapacity(Int(count))
-        for index in 0..<count {
-            rows.append(try row(PostgreSQLRow(result: result, index: index)))
-        }
-        return rows
+        try withResult(of: PostgreSQLCall(sql: sql, arguments: arguments)) { try Self.rows(of: $0, row) }
+    }
+
+    // MARK: - Transactions
+
+    /// Opens a transaction with `calls` (its BEGIN and settings) without a round trip of their
+    /// own: they are held back and sent in the round trip of the transaction's first statement
+    /// (`run`, `query`, `execute`). If no statement follows, they are never sent (`commit()`,
+    /// `rollbackIfInTransaction()` then do nothing).
+    func beginWithFirstStatement(_ calls: [PostgreSQLCall]) {
+        heldBackBegin = calls
+    }
+
+    /// Commits the open transaction; nothing to do when its BEGIN was never sent.
+    func commit() throws {
+        if takeHeldBackBegin() != nil { return }
+        try execute("COMMIT")
+    }
+
+    private func takeHeldBackBegin() -> [PostgreSQLCall]? {
+        defer { heldBackBegin = nil }
+        return heldBackBegin
     }
 
     /// Runs `calls` in one round trip as one transaction that commits if they all succeed (libpq's
@@ -123,6 +145,14 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     /// error it throws is thrown too, but cannot undo the commit). Must not be called inside a
     /// transaction.
     func inOneRoundTrip<Row>(_ calls: [PostgreSQLCall], row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
+        try pipelined(calls) { try Self.rows(of: $0, row) }
+    }
+
+    /// Sends `calls` and a Sync in one round trip (pipeline mode) and reads every result; gives
+    /// the last call's result to `body` (valid only during the call). At the Sync the server
+    /// commits what the calls did, unless one of them opened a transaction block (BEGIN), which
+    /// then stays open. The first error (the rest are skipped) is thrown after the round trip.
+    private func pipelined<R>(_ calls: [PostgreSQLCall], _ body: (OpaquePointer) throws -> R) throws -> R {
         // Preparing is a round trip of its own (once per connection), so it comes first.
         let statements = try calls.map { call throws(PostgreSQLError) in
             (sql: call.sql, name: try preparedName(call.sql, parameterCount: call.arguments.count), texts: try Self.parameterTexts(call.arguments))
@@ -143,7 +173,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         }
         guard PQpipelineSync(handle) == 1 else { throw connectionError() }
 
-        var rows: [Row] = []
+        var value: R?
         var failure: (any Error)?
         var ended = 0  // calls whose results have all been read (libpq marks each end with a nil)
         while true {
@@ -157,17 +187,14 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
             switch PQresultStatus(result) {
             case PGRES_PIPELINE_SYNC:
                 if let failure { throw failure }
-                return rows
+                guard let value else { throw PostgreSQLError(sqlState: "", message: "no result for the last statement") }
+                return value
             case PGRES_PIPELINE_ABORTED:
                 continue  // skipped after an earlier error
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
                 guard ended == calls.count - 1, failure == nil else { continue }
                 do {
-                    let count = PQntuples(result)
-                    rows.reserveCapacity(Int(count))
-                    for index in 0..<count {
-                        rows.append(try row(PostgreSQLRow(result: result, index: index)))
-                    }
+                    value = try body(result)
                 } catch {
                     failure = error
                 }
@@ -181,32 +208,43 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
 
     /// Rolls back an open transaction, if any; a failure only marks the connection unhealthy.
     func rollbackIfInTransaction() {
-        guard isHealthy, isInTransaction else { return }
+        guard takeHeldBackBegin() == nil, isHealthy, isInTransaction else { return }
         PQclear(PQexec(handle, "ROLLBACK"))
     }
 
     // MARK: - libpq plumbing
 
-    /// Runs `sql` as a statement prepared on this connection (prepared on first use: the server
-    /// parses and plans each statement once per connection, not once per call), text format. The
-    /// returned result must be `PQclear`ed.
-    private func exec(_ sql: String, _ arguments: [any PostgreSQLValue]) throws(PostgreSQLError) -> OpaquePointer {
-        let texts = try Self.parameterTexts(arguments)
-        let name = try preparedName(sql, parameterCount: texts.count)
+    /// Runs `call` as a statement prepared on this connection (prepared on first use: the server
+    /// parses and plans each statement once per connection, not once per call), text format, in
+    /// the same round trip as a held-back BEGIN if there is one; gives its result to `body`
+    /// (valid only during the call).
+    private func withResult<R>(of call: PostgreSQLCall, _ body: (OpaquePointer) throws -> R) throws -> R {
+        if let begin = takeHeldBackBegin() {
+            return try pipelined(begin + [call], body)
+        }
+        let texts = try Self.parameterTexts(call.arguments)
+        let name = try preparedName(call.sql, parameterCount: texts.count)
         let result: OpaquePointer? = texts.withOptionalCStrings { pointers in
             if let name {
                 PQexecPrepared(handle, name, Int32(pointers.count), pointers.baseAddress, nil, nil, 0)
             } else {
-                PQexecParams(handle, sql, Int32(pointers.count), nil, pointers.baseAddress, nil, nil, 0)
+                PQexecParams(handle, call.sql, Int32(pointers.count), nil, pointers.baseAddress, nil, nil, 0)
             }
         }
-        do {
-            try check(result)
-        } catch {
-            PQclear(result)
-            throw error
+        defer { PQclear(result) }
+        try check(result)
+        return try body(result!)  // check() throws for a nil result
+    }
+
+    /// Each row of `result` mapped with `row`.
+    private static func rows<Row>(of result: OpaquePointer, _ row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
+        let count = PQntuples(result)
+        var rows: [Row] = []
+        rows.reserveCapacity(Int(count))
+        for index in 0..<count {
+            rows.append(try row(PostgreSQLRow(result: result, index: index)))
         }
-        return result!  // check() throws for a nil result
+        return rows
     }
 
     /// `arguments` in libpq's text format.

@@ -8,6 +8,9 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see
 /// several `shop-rpc` processes on one database.
 ///
 /// - Reads run on the caller's thread in a `REPEATABLE READ READ ONLY` transaction (one snapshot).
+/// - A transaction's BEGIN (and statement_timeout) travels in the round trip of its first
+///   statement (`PostgreSQLConnection.beginWithFirstStatement`): a read of one statement costs
+///   two round trips (BEGIN with the statement, COMMIT), not three.
 /// - Writes run on `writeQueue` (concurrent), each in its own `READ COMMITTED` transaction; the
 ///   conditional stock update and the unique idempotency key keep processes from overselling or
 ///   placing one key twice. A serialization failure, deadlock or idempotency-key race is retried
@@ -103,10 +106,7 @@ final class PostgreSQLShopStore: ShopStore {
     ) {
         onWriteQueue(interruption: interruption, callbackQueue: callbackQueue, completion: completion) { [self] in
             try withRetries(interruption: interruption) { connection in
-                var calls = [PostgreSQLOrderFunction.call(placement)]
-                if let timeout = Self.statementTimeout(deadline: interruption?.deadline) {
-                    calls.insert(PostgreSQLCall(sql: "SELECT set_config('statement_timeout', $1, true)", arguments: [String(timeout)]), at: 0)
-                }
+                let calls = [Self.statementTimeoutSetting(deadline: interruption?.deadline), PostgreSQLOrderFunction.call(placement)].compactMap { $0 }
                 let rows = try connection.withInterrupts(from: interruption) {
                     do {
                         return try connection.inOneRoundTrip(calls, row: PostgreSQLOrderFunction.Row.init)
@@ -163,25 +163,20 @@ final class PostgreSQLShopStore: ShopStore {
     ) throws -> T {
         try withRetries(interruption: interruption) { connection in
             let value = try connection.withInterrupts(from: interruption) {
-                do {
-                    try connection.execute(Self.beginning(begin, deadline: interruption?.deadline))
-                } catch where !connection.isHealthy {
-                    // Lost at BEGIN: nothing ran.
-                    throw StaleConnection(cause: error)
-                }
+                connection.beginWithFirstStatement(Self.beginning(begin, deadline: interruption?.deadline))
                 return try body(connection)
             }
             // A cancel that landed after the last statement must still undo the write.
             if interruption?.isInterrupted == true { throw ShopError.interrupted }
-            try connection.execute("COMMIT")
+            try connection.commit()
             return value
         }
     }
 
     /// Runs `transaction` on a pooled connection, on the caller's thread, and again on a conflict
     /// (see the type's doc). A pooled connection the server has already closed (found without a
-    /// round trip) is replaced before `transaction` runs; a connection lost during `transaction`
-    /// fails it (it may throw `StaleConnection` only when nothing can have run).
+    /// round trip) is replaced before `transaction` runs, and `transaction` runs again on another;
+    /// a connection lost during `transaction` fails it.
     private func withRetries<T>(interruption: (any ShopInterruption)?, _ transaction: (PostgreSQLConnection) throws -> T) throws -> T {
         var attempt = 1
         while true {
@@ -206,10 +201,19 @@ final class PostgreSQLShopStore: ShopStore {
     /// session's default isolation is the same, `PostgreSQLConnection`).
     static let writeBegin = "BEGIN ISOLATION LEVEL READ COMMITTED"
 
-    /// `begin`, followed by the transaction's `statementTimeout(deadline:now:)` if it has one.
-    static func beginning(_ begin: String, deadline: DispatchTime?, now: DispatchTime = .now()) -> String {
-        guard let timeout = statementTimeout(deadline: deadline, now: now) else { return begin }
-        return begin + "; SET LOCAL statement_timeout = \(timeout)"
+    /// `begin`, followed by setting the transaction's `statementTimeout(deadline:now:)` if it has
+    /// one.
+    static func beginning(_ begin: String, deadline: DispatchTime?, now: DispatchTime = .now()) -> [PostgreSQLCall] {
+        let opening = PostgreSQLCall(sql: begin, arguments: [])
+        guard let setting = statementTimeoutSetting(deadline: deadline, now: now) else { return [opening] }
+        return [opening, setting]
+    }
+
+    /// Sets `statement_timeout` for the rest of the transaction to `statementTimeout(deadline:now:)`;
+    /// nil without a deadline.
+    static func statementTimeoutSetting(deadline: DispatchTime?, now: DispatchTime = .now()) -> PostgreSQLCall? {
+        guard let timeout = statementTimeout(deadline: deadline, now: now) else { return nil }
+        return PostgreSQLCall(sql: "SELECT set_config('statement_timeout', $1, true)", arguments: [String(timeout)])
     }
 
     /// The `statement_timeout` (ms) for a transaction that should end at most
@@ -227,8 +231,8 @@ final class PostgreSQLShopStore: ShopStore {
         error.isRetryableConflict || error.isUniqueViolation
     }
 
-    /// An idle pooled connection turned out to be lost (e.g. the server restarted) before or when
-    /// `BEGIN` was sent, so the transaction can run on another connection.
+    /// An idle pooled connection turned out to be lost (e.g. the server restarted) before anything
+    /// was sent on it, so the transaction can run on another connection.
     private struct StaleConnection: Error {
         let cause: any Error
     }

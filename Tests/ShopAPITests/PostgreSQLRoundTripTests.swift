@@ -1,10 +1,11 @@
 import XCTest
 @testable import ShopAPI
 
-/// `PostgreSQLConnection.inOneRoundTrip`: several statements and their commit in one round trip
-/// (pipeline mode) behave as one transaction. Skipped, with a message, when
-/// `SHOP_RPC_TEST_POSTGRES_URI` is not set.
-final class PostgreSQLOneRoundTripTests: XCTestCase {
+/// How `PostgreSQLConnection` saves round trips: `inOneRoundTrip` (several statements and their
+/// commit in one round trip, pipeline mode) behaves as one transaction, and a BEGIN held back by
+/// `beginWithFirstStatement` opens the transaction its first statement runs in. Skipped, with a
+/// message, when `SHOP_RPC_TEST_POSTGRES_URI` is not set.
+final class PostgreSQLRoundTripTests: XCTestCase {
     private var database: PostgreSQLTestDatabase!
     private var connection: PostgreSQLConnection!
 
@@ -63,6 +64,51 @@ final class PostgreSQLOneRoundTripTests: XCTestCase {
         XCTAssertThrowsError(try connection.inOneRoundTrip([PostgreSQLCall(sql: "SELECT 1", arguments: [])]) { _ -> Int in throw Refused() }) {
             XCTAssertTrue($0 is Refused)
         }
+        XCTAssertTrue(connection.isReusable)
+    }
+
+    // MARK: - A held-back BEGIN
+
+    private func isolation() throws -> String {
+        try connection.query("SELECT current_setting('transaction_isolation')", []) { $0.text(0) }[0]
+    }
+
+    func test_heldBackBegin_opensTheTransactionTheFirstStatementRunsIn_withItsSettings() throws {
+        connection.beginWithFirstStatement([
+            PostgreSQLCall(sql: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", arguments: []),
+            PostgreSQLCall(sql: "SELECT set_config('statement_timeout', $1, true)", arguments: ["4321"]),
+        ])
+        XCTAssertFalse(connection.isInTransaction, "nothing sent yet")
+        XCTAssertEqual(try isolation(), "repeatable read")
+        XCTAssertTrue(connection.isInTransaction)
+        XCTAssertEqual(try connection.query("SELECT current_setting('statement_timeout')", []) { $0.text(0) }, ["4321ms"])
+        XCTAssertThrowsError(try connection.run("INSERT INTO t VALUES ($1, $2)", ["x", 1]), "read only") { error in
+            XCTAssertEqual((error as? PostgreSQLError)?.sqlState, "25006")
+        }
+        connection.rollbackIfInTransaction()
+        XCTAssertFalse(connection.isInTransaction)
+        XCTAssertEqual(try isolation(), "read committed", "the session's default again")
+    }
+
+    func test_heldBackBegin_isSentBeforeAStatementWithoutParameters() throws {
+        connection.beginWithFirstStatement([PostgreSQLCall(sql: "BEGIN ISOLATION LEVEL SERIALIZABLE", arguments: [])])
+        try connection.execute("INSERT INTO t VALUES ('e', 5)")
+        XCTAssertTrue(connection.isInTransaction)
+        XCTAssertEqual(try isolation(), "serializable")
+        try connection.commit()
+        XCTAssertFalse(connection.isInTransaction)
+        XCTAssertEqual(try values(), ["e": 5])
+    }
+
+    func test_heldBackBegin_withoutAStatement_isNeverSent() throws {
+        connection.beginWithFirstStatement([PostgreSQLCall(sql: "BEGIN ISOLATION LEVEL REPEATABLE READ", arguments: [])])
+        try connection.commit()
+        XCTAssertEqual(try isolation(), "read committed", "the next statement runs outside that transaction")
+        XCTAssertFalse(connection.isInTransaction)
+
+        connection.beginWithFirstStatement([PostgreSQLCall(sql: "BEGIN ISOLATION LEVEL REPEATABLE READ", arguments: [])])
+        connection.rollbackIfInTransaction()
+        XCTAssertEqual(try isolation(), "read committed")
         XCTAssertTrue(connection.isReusable)
     }
 }
