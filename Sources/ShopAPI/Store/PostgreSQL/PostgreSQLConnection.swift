@@ -297,14 +297,6 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     }
 }
 
-// MARK: - PostgreSQLCall
-
-/// One statement with `$1…$n` parameters, for `PostgreSQLConnection.inOneRoundTrip`.
-struct PostgreSQLCall {
-    let sql: String
-    let arguments: [any PostgreSQLValue]
-}
-
 // MARK: - C string arrays
 
 extension Array where Element == String {
