@@ -227,7 +227,7 @@ final class InventoryServiceTests: XCTestCase {
     }
 
     func test_inventoryCheck_connectionRefused_isInventoryUnavailable_withoutStatus() throws {
-        let server = try startServer(["--inventory-url", "http://127.0.0.1:\(try Self.closedPort())"])
+        let server = try startServer(["--inventory-url", "http://127.0.0.1:\(try LoopbackSocket.closedPort())"])
         server.sendLine(check(1, ["SKU-0001"]))
         let reply = server.readJSON() as? [String: Any]
         XCTAssertEqual(reply?.errorCode, 1009, "\(reply ?? [:])")
@@ -251,22 +251,5 @@ final class InventoryServiceTests: XCTestCase {
             XCTAssertEqual(server.waitForExit(timeout: 20), 2, "\(arguments)")
             XCTAssertTrue(server.stderrOutput.contains("--inventory"), "\(arguments): \(server.stderrOutput)")
         }
-    }
-
-    /// A port on 127.0.0.1 that was just bound and closed, so nothing listens on it.
-    private static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw NSError(domain: "socket", code: Int(errno)) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw NSError(domain: "bind", code: Int(errno)) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

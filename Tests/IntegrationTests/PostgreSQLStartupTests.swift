@@ -48,20 +48,10 @@ final class PostgreSQLStartupTests: XCTestCase {
     /// listens and never accepts; the kernel completes the handshake) is given up on after the
     /// default connect timeout (5 s), not waited for forever.
     func test_postgresURI_serverThatNeverAnswers_exitsOne_withinTenSeconds() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        XCTAssertGreaterThanOrEqual(listener, 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        XCTAssertTrue(bound)
-        XCTAssertEqual(listen(listener, 16), 0)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let listener = try LoopbackSocket()
+        defer { withExtendedLifetime(listener) {} }  // listening until the test ends
+        try listener.listen()
+        let port = listener.port
 
         let started = Date()
         let server = try ServerProcess(["--db", "postgresql://shop@127.0.0.1:\(port)/shop"])
