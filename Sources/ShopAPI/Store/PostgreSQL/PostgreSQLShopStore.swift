@@ -201,28 +201,20 @@ final class PostgreSQLShopStore: ShopStore {
     /// session's default isolation is the same, `PostgreSQLConnection`).
     static let writeBegin = "BEGIN ISOLATION LEVEL READ COMMITTED"
 
-    /// `begin`, followed by setting the transaction's `statementTimeout(deadline:now:)` if it has
-    /// one.
-    static func beginning(_ begin: String, deadline: DispatchTime?, now: DispatchTime = .now()) -> [PostgreSQLCall] {
-        let opening = PostgreSQLCall(sql: begin, arguments: [])
-        guard let setting = statementTimeoutSetting(deadline: deadline, now: now) else { return [opening] }
-        return [opening, setting]
+    /// `begin`, followed by the transaction's `statementTimeoutSetting` if it has one.
+    private static func beginning(_ begin: String, deadline: DispatchTime?) -> [PostgreSQLCall] {
+        [PostgreSQLCall(sql: begin, arguments: []), statementTimeoutSetting(deadline: deadline)].compactMap { $0 }
     }
 
-    /// Sets `statement_timeout` for the rest of the transaction to `statementTimeout(deadline:now:)`;
-    /// nil without a deadline.
-    static func statementTimeoutSetting(deadline: DispatchTime?, now: DispatchTime = .now()) -> PostgreSQLCall? {
-        guard let timeout = statementTimeout(deadline: deadline, now: now) else { return nil }
-        return PostgreSQLCall(sql: "SELECT set_config('statement_timeout', $1, true)", arguments: [String(timeout)])
-    }
-
-    /// The `statement_timeout` (ms) for a transaction that should end at most
+    /// Sets `statement_timeout` for the rest of the transaction so that a statement ends at most
     /// `statementTimeoutMarginMilliseconds` after `deadline` would be reached from now; nil
     /// without a deadline (the session's applies).
-    static func statementTimeout(deadline: DispatchTime?, now: DispatchTime = .now()) -> UInt64? {
+    private static func statementTimeoutSetting(deadline: DispatchTime?) -> PostgreSQLCall? {
         guard let deadline, deadline != .distantFuture else { return nil }
+        let now = DispatchTime.now()
         let left = deadline > now ? (deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 : 0
-        return min(left + statementTimeoutMarginMilliseconds, UInt64(Int32.max))
+        let timeout = min(left + statementTimeoutMarginMilliseconds, UInt64(Int32.max))
+        return PostgreSQLCall(sql: "SELECT set_config('statement_timeout', $1, true)", arguments: [String(timeout)])
     }
 
     /// A conflict with another transaction: the rerun sees its outcome (for a duplicate
