@@ -216,24 +216,10 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
 
     /// Runs `call` as a statement prepared on this connection (prepared on first use: the server
     /// parses and plans each statement once per connection, not once per call), text format, in
-    /// the same round trip as a held-back BEGIN if there is one; gives its result to `body`
-    /// (valid only during the call).
+    /// one round trip with the held-back BEGIN if there is one; gives its result to `body` (valid
+    /// only during the call).
     private func withResult<R>(of call: PostgreSQLCall, _ body: (OpaquePointer) throws -> R) throws -> R {
-        if let begin = takeHeldBackBegin() {
-            return try pipelined(begin + [call], body)
-        }
-        let texts = try Self.parameterTexts(call.arguments)
-        let name = try preparedName(call.sql, parameterCount: texts.count)
-        let result: OpaquePointer? = texts.withOptionalCStrings { pointers in
-            if let name {
-                PQexecPrepared(handle, name, Int32(pointers.count), pointers.baseAddress, nil, nil, 0)
-            } else {
-                PQexecParams(handle, call.sql, Int32(pointers.count), nil, pointers.baseAddress, nil, nil, 0)
-            }
-        }
-        defer { PQclear(result) }
-        try check(result)
-        return try body(result!)  // check() throws for a nil result
+        try pipelined((takeHeldBackBegin() ?? []) + [call], body)
     }
 
     /// Each row of `result` mapped with `row`.
