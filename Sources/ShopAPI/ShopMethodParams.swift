@@ -1,8 +1,10 @@
 import RPCServer
 
 /// Params of a shop method: decoded by the engine (types, presence), then range-checked here so
-/// every violation is a -32602 naming its field.
-protocol ValidatedParams: Decodable, Sendable {
+/// every violation is a -32602 naming its field. Each also reads its valid shapes straight from the
+/// parsed JSON (`JSONValueDecodable`, in ShopMethodParams+JSON.swift), leaving `Decodable` to
+/// explain the invalid ones.
+protocol ValidatedParams: JSONValueDecodable, Sendable {
     func validate() throws(RPCError)
 }
 

@@ -43,7 +43,7 @@ package final class RPCEngine: Sendable {
         var count: Int { byID.count + withoutID.count + openBatches }
 
         /// Whether a new request may not use `id` yet (protocol.md, section 2).
-        func isInUse(_ id: RequestID) -> Bool { byID[id] != nil || batchIDs.contains(id) }
+        func isInUse(_ id: RequestID) -> Bool { byID[id] != nil || (!batchIDs.isEmpty && batchIDs.contains(id)) }
         var capacityWaiters: [@Sendable () -> Void] = []
         var drainWaiters: [@Sendable () -> Void] = []
     }
@@ -335,9 +335,12 @@ package final class RPCEngine: Sendable {
         }
         let registered = inflight.withLock { table -> Bool in
             if let id = request.id {
-                // Checked on arrival, and only this queue adds ids; kept as a guard, never a trap.
-                guard table.byID[id] == nil else { return false }
-                table.byID[id] = call
+                // Checked on arrival, and only this queue adds ids; kept as a guard, never a trap
+                // (one hash of the id: the earlier call, if any, is put back).
+                if let earlier = table.byID.updateValue(call, forKey: id) {
+                    table.byID[id] = earlier
+                    return false
+                }
             } else {
                 table.withoutID[ObjectIdentifier(call)] = call
             }
@@ -408,7 +411,8 @@ package final class RPCEngine: Sendable {
         var directWrite: OutputWriter.DirectWrite?
         let waiters = inflight.withLock { table -> [@Sendable () -> Void] in
             if let id = call.id {
-                if table.byID[id] === call { table.byID[id] = nil }
+                // One hash of the id; an entry that is not this call's (never expected) stays.
+                if let entry = table.byID.removeValue(forKey: id), entry !== call { table.byID[id] = entry }
             } else {
                 table.withoutID[ObjectIdentifier(call)] = nil
             }

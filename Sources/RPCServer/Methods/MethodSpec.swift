@@ -115,11 +115,11 @@ public struct MethodSpec: Sendable {
         handler: @escaping @Sendable (Params, CallContext) async throws -> Result
     ) -> MethodSpec {
         typed(name, Params.self, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
-              summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { params, context, completion in
+              summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { [encode = TypedCoding.encoder(for: Result.self)] params, context, completion in
             let task = Task {
                 do {
                     let result = try await handler(params, context)
-                    completion(.success(try JSONValueEncoder().encode(result)))
+                    completion(.success(try encode(result)))
                 } catch {
                     completion(.failure(error))
                 }
@@ -153,11 +153,12 @@ public struct MethodSpec: Sendable {
         handler: @escaping @Sendable (Params, CallContext, @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) -> Void
     ) -> MethodSpec {
         typed(name, Params.self, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
-              summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { params, context, completion in
-            handler(params, context) { result in
-                completion(result.flatMap { value in
-                    Swift.Result { try JSONValueEncoder().encode(value) }
-                })
+              summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { [encode = TypedCoding.encoder(for: Result.self)] params, context, completion in
+            handler(params, context) { outcome in
+                switch outcome {
+                case .success(let value): completion(Swift.Result { try encode(value) })
+                case .failure(let error): completion(.failure(error))
+                }
             }
         }
     }
@@ -165,17 +166,18 @@ public struct MethodSpec: Sendable {
 
 extension MethodSpec {
     /// The shared start of both handler styles: decode the params (a -32602 naming the field if
-    /// they do not fit `Params`), then run `start` with them.
+    /// they do not fit `Params`; see `TypedCoding`), then run `start` with them.
     private static func typed<Params: Decodable & Sendable>(
         _ name: String, _ type: Params.Type, deadlineMs: Int, deadlineMessage: String?, concurrencyLimit: Int?,
         summary: String, paramsSchema: JSONValue, resultSchema: JSONValue,
         start: @escaping @Sendable (Params, CallContext, @escaping Completion) -> Void
     ) -> MethodSpec {
-        MethodSpec(name: name, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
-                   summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { rawParams, context, completion in
+        let decode = TypedCoding.decoder(for: Params.self)
+        return MethodSpec(name: name, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
+                          summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { rawParams, context, completion in
             let params: Params
             do {
-                params = try ParamsDecoding.decode(Params.self, from: rawParams)
+                params = try decode(rawParams)
             } catch {
                 return completion(.failure(error))
             }
