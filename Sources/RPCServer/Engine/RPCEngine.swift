@@ -374,24 +374,25 @@ package final class RPCEngine: Sendable {
     private func runHandler(_ call: Call, method: ResolvedMethod, params: JSONValue?, context: CallContext,
                             release: @escaping @Sendable () -> Void) {
         let spec = method.spec
-        let invoke: @Sendable () -> Void = {
-            guard !call.token.isCancelled else { return release() }
-            spec.invoke(params, context) { result in
-                release()
-                switch result {
-                case .success(let value): call.settle(.success(value))
-                case .failure(let error): call.fail(error)
-                }
-            }
-        }
         let latency = method.simulatedLatencyMs
-        if latency > 0 {
-            // After the delay the handler starts where its method says, like an undelayed one.
-            var startAfterDelay = invoke
-            if let executor = spec.executor { startAfterDelay = { executor(invoke) } }
-            CancellableDelay.start(milliseconds: latency, queue: workQueue, token: call.token, then: startAfterDelay, orElse: release)
-        } else {
-            invoke()
+        guard latency > 0 else { return Self.invoke(call, spec: spec, params: params, context: context, release: release) }
+        // After the delay the handler starts where its method says, like an undelayed one.
+        let invoke: @Sendable () -> Void = { Self.invoke(call, spec: spec, params: params, context: context, release: release) }
+        var startAfterDelay = invoke
+        if let executor = spec.executor { startAfterDelay = { executor(invoke) } }
+        CancellableDelay.start(milliseconds: latency, queue: workQueue, token: call.token, then: startAfterDelay, orElse: release)
+    }
+
+    /// Runs the handler now unless the call is already over, and settles the call with its outcome.
+    private static func invoke(_ call: Call, spec: MethodSpec, params: JSONValue?, context: CallContext,
+                               release: @escaping @Sendable () -> Void) {
+        guard !call.token.isCancelled else { return release() }
+        spec.invoke(params, context) { result in
+            release()
+            switch result {
+            case .success(let value): call.settle(.success(value))
+            case .failure(let error): call.fail(error)
+            }
         }
     }
 
