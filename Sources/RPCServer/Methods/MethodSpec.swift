@@ -115,11 +115,11 @@ public struct MethodSpec: Sendable {
         handler: @escaping @Sendable (Params, CallContext) async throws -> Result
     ) -> MethodSpec {
         typed(name, Params.self, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
-              summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { [encode = TypedCoding.encoder(for: Result.self)] params, context, completion in
+              summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { [encoder = TypedCoding.encoder(for: Result.self)] params, context, completion in
             let task = Task {
                 do {
                     let result = try await handler(params, context)
-                    completion(.success(try encode(result)))
+                    completion(.success(try encoder.value(result)))
                 } catch {
                     completion(.failure(error))
                 }
@@ -153,10 +153,10 @@ public struct MethodSpec: Sendable {
         handler: @escaping @Sendable (Params, CallContext, @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) -> Void
     ) -> MethodSpec {
         typed(name, Params.self, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
-              summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { [encode = TypedCoding.encoder(for: Result.self)] params, context, completion in
+              summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { [encoder = TypedCoding.encoder(for: Result.self)] params, context, completion in
             handler(params, context) { outcome in
                 switch outcome {
-                case .success(let value): completion(Swift.Result { try encode(value) })
+                case .success(let value): completion(Swift.Result { try encoder.value(value) })
                 case .failure(let error): completion(.failure(error))
                 }
             }
@@ -172,12 +172,12 @@ extension MethodSpec {
         summary: String, paramsSchema: JSONValue, resultSchema: JSONValue,
         start: @escaping @Sendable (Params, CallContext, @escaping Completion) -> Void
     ) -> MethodSpec {
-        let decode = TypedCoding.decoder(for: Params.self)
+        let decoder = TypedCoding.decoder(for: Params.self)
         return MethodSpec(name: name, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
                           summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { rawParams, context, completion in
             let params: Params
             do {
-                params = try decode(rawParams)
+                params = try decoder.value(rawParams)
             } catch {
                 return completion(.failure(error))
             }

@@ -1,17 +1,22 @@
-/// How a method's typed params and results cross the `JSONValue` boundary, chosen once per method
-/// when its `MethodSpec` is built rather than once per call.
+/// How a method's typed params and results cross the `JSONValue` boundary: chosen on the method's
+/// first call, then kept.
 ///
 /// A method's handler closure is generic over its params and result types but lives in this
-/// module, so it runs unspecialised in the caller's: a per-call `value as? any
-/// JSONValueConvertible` boxes the result into an existential (an allocation for any struct over
-/// three words) and looks up the conformance, and `Decodable` goes through boxed containers and
-/// generic metadata. Asking the *type* once, and keeping a closure for the answer, leaves each call
-/// a same-type cast, which the runtime does as a copy. Stateless; any thread.
+/// module, so it runs unspecialised in the caller's: `value as? any JSONValueConvertible` would box
+/// the result into an existential (an allocation for any struct over three words), and `Decodable`
+/// goes through boxed containers and generic metadata. Asking the *type* instead, once, and keeping
+/// a closure for the answer leaves each call a same-type cast, which the runtime does as a copy.
+/// Once on the first call (`FirstUse`), not when the method is built: a conformance the runtime has
+/// not looked up yet is found by scanning every loaded image's conformance records, and two such
+/// lookups per method before the first reply cost ~3.5 M instructions (~1 ms) of start-up; asked on
+/// every call instead (a cached lookup), they cost ~1 k instructions a call. Stateless; any thread.
 enum TypedCoding {
-    /// Turns a `Result` into its JSON: `jsonValue` for a `JSONValueConvertible`, `JSONValueEncoder` otherwise.
-    static func encoder<Result: Encodable>(for type: Result.Type) -> @Sendable (Result) throws -> JSONValue {
-        if let convertible = type as? any JSONValueConvertible.Type { return convertingEncoder(convertible) }
-        return { try JSONValueEncoder().encode($0) }
+    /// A result's JSON: `jsonValue` for a `JSONValueConvertible`, `JSONValueEncoder` otherwise.
+    static func encoder<Result: Encodable>(for type: Result.Type) -> FirstUse<@Sendable (Result) throws -> JSONValue> {
+        FirstUse {
+            if let convertible = type as? any JSONValueConvertible.Type { return convertingEncoder(convertible) }
+            return { try JSONValueEncoder().encode($0) }
+        }
     }
 
     private static func convertingEncoder<Result, Convertible: JSONValueConvertible>(
@@ -20,11 +25,13 @@ enum TypedCoding {
         { ($0 as! Convertible).jsonValue }  // Result is Convertible: a same-type cast
     }
 
-    /// Turns a request's params into `Params`: `init?(jsonValue:)` first for a `JSONValueDecodable`,
+    /// A request's params as `Params`: `init?(jsonValue:)` first for a `JSONValueDecodable`,
     /// `Decodable` otherwise or when that declines (so every error is `Decodable`'s, naming the field).
-    static func decoder<Params: Decodable>(for type: Params.Type) -> @Sendable (JSONValue?) throws -> Params {
-        if let direct = type as? any JSONValueDecodable.Type { return directDecoder(direct) }
-        return { try ParamsDecoding.decode(Params.self, from: $0) }
+    static func decoder<Params: Decodable>(for type: Params.Type) -> FirstUse<@Sendable (JSONValue?) throws -> Params> {
+        FirstUse {
+            if let direct = type as? any JSONValueDecodable.Type { return directDecoder(direct) }
+            return { try ParamsDecoding.decode(Params.self, from: $0) }
+        }
     }
 
     private static func directDecoder<Params: Decodable, Direct: JSONValueDecodable>(

@@ -12,8 +12,8 @@ import Darwin
 /// Used instead of `Synchronization.Mutex`, whose lock on Linux lives in an uninstrumented
 /// library: ThreadSanitizer cannot see it, so it reports every access a `Mutex` guards as a race,
 /// and real races would drown in them. TSan intercepts pthread mutexes, so with this lock its
-/// reports are about real races only. Uncontended, it costs about what `Mutex` does. The value and
-/// the mutex live in one allocation (`LockedStorage`, a `ManagedBuffer`), reached through
+/// reports are about real races only. Uncontended, it costs about what `Mutex` does. The mutex and
+/// the value live in one allocation (`LockedStorage`, a `ManagedBuffer`), reached through
 /// pointers, so an access costs no dynamic exclusivity check (a class's stored `var` would: about
 /// 80 instructions a lock on the hot path) and creating one costs one allocation, not three: every
 /// call's cancellation token has one.
@@ -31,27 +31,28 @@ package struct Locked<Value>: @unchecked Sendable {  // the value is only touche
     }
 }
 
-/// One allocation holding a `Locked`'s value (the header) and its mutex (the one element).
-private final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+/// One allocation holding a `Locked`'s mutex (the header) and its value (the one element, after
+/// the mutex, so even an empty value never shares the mutex's address).
+private final class LockedStorage<Value>: ManagedBuffer<pthread_mutex_t, Value> {
     static func make(_ value: Value) -> LockedStorage<Value> {
-        let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in value }, to: LockedStorage<Value>.self)
-        storage.withUnsafeMutablePointerToElements { mutex in
-            mutex.initialize(to: pthread_mutex_t())
+        let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: LockedStorage<Value>.self)
+        storage.withUnsafeMutablePointers { mutex, slot in
             pthread_mutex_init(mutex, nil)
+            slot.initialize(to: value)
         }
         return storage
     }
 
     deinit {
-        // The header (the value) is destroyed by ManagedBuffer; the element is ours to end.
-        withUnsafeMutablePointerToElements { mutex in
+        // The header (the mutex's bytes) is released by ManagedBuffer; the mutex and the value are ours to end.
+        withUnsafeMutablePointers { mutex, slot in
+            slot.deinitialize(count: 1)
             pthread_mutex_destroy(mutex)
-            mutex.deinitialize(count: 1)
         }
     }
 
     func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        try withUnsafeMutablePointers { (value, mutex) throws(Failure) -> Result in
+        try withUnsafeMutablePointers { (mutex, value) throws(Failure) -> Result in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
             return try body(&value.pointee)
