@@ -43,7 +43,7 @@ package final class RPCEngine: Sendable {
         var count: Int { byID.count + withoutID.count + openBatches }
 
         /// Whether a new request may not use `id` yet (protocol.md, section 2).
-        func isInUse(_ id: RequestID) -> Bool { byID[id] != nil || (!batchIDs.isEmpty && batchIDs.contains(id)) }
+        func isInUse(_ id: RequestID) -> Bool { byID[id] != nil || batchIDs.contains(id) }
         var capacityWaiters: [@Sendable () -> Void] = []
         var drainWaiters: [@Sendable () -> Void] = []
     }
