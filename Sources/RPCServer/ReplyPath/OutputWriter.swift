@@ -128,8 +128,8 @@ package final class OutputWriter: Sendable {
             guard appendLocked(body, to: &state) else { return false }
             // Settled on the reader in its own burst (a call started inline): held like `submit`'s.
             if let burst = state.burstThread, pthread_equal(burst, pthread_self()) != 0 { return false }
-            if wasEmpty, !state.busy, !state.flushScheduled, state.burstThread == nil, direct.hasRoom(for: state.bytes.count) {
-                batch = takeLocked(&state)
+            if wasEmpty, state.burstThread == nil, let taken = takeIfIdleLocked(&state, direct) {
+                batch = taken
                 return false
             }
             return scheduleFlushLocked(&state)
@@ -156,8 +156,8 @@ package final class OutputWriter: Sendable {
         let schedule = pending.withLock { state -> Bool in
             state.burstThread = nil
             guard !state.closed, !state.bytes.isEmpty else { return false }
-            if writeIfIdle, let direct, !state.busy, !state.flushScheduled, direct.hasRoom(for: state.bytes.count) {
-                batch = takeLocked(&state)
+            if writeIfIdle, let direct, let taken = takeIfIdleLocked(&state, direct) {
+                batch = taken
                 return false
             }
             return scheduleFlushLocked(&state)
@@ -182,9 +182,7 @@ package final class OutputWriter: Sendable {
                 if state.busy { return nil }  // a direct writer is writing: wait for it
                 state.flushScheduled = false
                 guard !state.closed, !state.bytes.isEmpty else { return false }
-                swap(&batch, &state.bytes)
-                state.busy = true
-                state.writing = batch.count
+                takeLocked(&state, into: &batch)
                 return true
             }
             guard let proceed else {
@@ -199,12 +197,7 @@ package final class OutputWriter: Sendable {
             do {
                 try batch.withUnsafeBytes { try output.write($0) }
             } catch {
-                pending.withLock { state in
-                    state.closed = true
-                    state.bytes = []
-                    state.busy = false
-                    state.writing = 0
-                }
+                pending.withLock { state in releaseLocked(&state, failed: true) }
                 onClosed()
                 return
             }
@@ -213,8 +206,7 @@ package final class OutputWriter: Sendable {
             spare.value = batch
             // What was submitted during the write is written next, by this flush.
             let more = pending.withLock { state -> Bool in
-                state.busy = false
-                state.writing = 0
+                releaseLocked(&state, failed: false)
                 guard !state.closed, !state.bytes.isEmpty else { return false }
                 state.flushScheduled = true  // this flush goes on: no other may be scheduled
                 return true
@@ -243,14 +235,32 @@ package final class OutputWriter: Sendable {
         return true
     }
 
-    /// Makes the caller the owner and takes every pending byte. Call with `busy` and
-    /// `flushScheduled` false.
-    private func takeLocked(_ state: inout Pending) -> [UInt8] {
+    /// Makes the caller the owner and swaps every pending byte into `batch` (whose empty buffer
+    /// takes the next appends). Call with `busy` false.
+    private func takeLocked(_ state: inout Pending, into batch: inout [UInt8]) {
         state.busy = true
         state.writing = state.bytes.count
-        var batch: [UInt8] = []
         swap(&batch, &state.bytes)
+    }
+
+    /// Takes every pending byte for a direct write if the writer is idle (no owner, no flush
+    /// scheduled) and `direct` can take them without blocking; nil otherwise.
+    private func takeIfIdleLocked(_ state: inout Pending, _ direct: DirectOutput) -> [UInt8]? {
+        guard !state.busy, !state.flushScheduled, direct.hasRoom(for: state.bytes.count) else { return nil }
+        var batch: [UInt8] = []
+        takeLocked(&state, into: &batch)
         return batch
+    }
+
+    /// Gives ownership up after a write; a failed write also closes the writer and drops what is
+    /// pending (the reader went away).
+    private func releaseLocked(_ state: inout Pending, failed: Bool) {
+        state.busy = false
+        state.writing = 0
+        if failed {
+            state.closed = true
+            state.bytes = []
+        }
     }
 
     /// Writes `batch` on this thread as the owner, then gives ownership up: what was submitted
@@ -266,13 +276,8 @@ package final class OutputWriter: Sendable {
         }
         batch.removeAll(keepingCapacity: batch.capacity <= 64 * 1024)
         let (schedule, wakeWaiters) = pending.withLock { state -> (Bool, Bool) in
-            state.busy = false
-            state.writing = 0
-            if failed {
-                state.closed = true
-                state.bytes = []
-                return (false, false)
-            }
+            releaseLocked(&state, failed: failed)
+            if failed { return (false, false) }
             if state.bytes.isEmpty, state.bytes.capacity < batch.capacity { swap(&batch, &state.bytes) }  // reuse the buffer
             return (!state.bytes.isEmpty && scheduleFlushLocked(&state), !state.backlogWaiters.isEmpty)
         }
