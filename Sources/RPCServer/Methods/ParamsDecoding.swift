@@ -3,10 +3,16 @@
 enum ParamsDecoding {
     static func decode<Params: Decodable>(_ type: Params.Type, from params: JSONValue?) throws -> Params {
         do {
-            return try JSONValueDecoder().decode(type, from: params ?? .object([:]))
+            return try JSONValueDecoder().decode(type, from: orEmptyObject(params))
         } catch let error as DecodingError {
             throw invalidParams(error)
         }
+    }
+
+    /// The params a handler's type reads: absent params (JSON-RPC allows leaving them out) are an
+    /// empty object.
+    static func orEmptyObject(_ params: JSONValue?) -> JSONValue {
+        params ?? .object([:])
     }
 
     static func invalidParams(_ error: DecodingError) -> RPCError {

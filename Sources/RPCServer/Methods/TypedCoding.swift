@@ -38,7 +38,7 @@ enum TypedCoding {
         _: Direct.Type
     ) -> @Sendable (JSONValue?) throws -> Params {
         { raw in
-            if let params = Direct(jsonValue: raw ?? .object(JSONObject())) { return params as! Params }  // Params is Direct
+            if let params = Direct(jsonValue: ParamsDecoding.orEmptyObject(raw)) { return params as! Params }  // Params is Direct
             return try ParamsDecoding.decode(Params.self, from: raw)
         }
     }
