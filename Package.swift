@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// No package dependencies: Foundation, Dispatch, XCTest and the system's libsqlite3 and libpq only.
+// No package dependencies: Foundation, Dispatch, XCTest and the system's libsqlite3, libpq and libcurl only.
 let package = Package(
     name: "shop-rpc",
     products: [
@@ -20,13 +20,10 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // libpq from the system (Debian: libpq-dev), for `--db postgres://…`.
-        .systemLibrary(
-            name: "CPostgreSQL",
-            path: "Sources/CPostgreSQL",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]
-        ),
+        // libpq's API (headers from Debian's libpq-dev), for `--db postgres://…`. Not linked:
+        // libpq.so.5 is loaded with dlopen when the first PostgreSQL connection opens, so a server
+        // on SQLite starts without it (see Sources/CPostgreSQL/include/CPostgreSQL.h).
+        .target(name: "CPostgreSQL"),
         // The shop domain, its SQLite and PostgreSQL stores, and the one file binding it to RPCServer.
         .target(name: "ShopAPI", dependencies: ["RPCServer", "CSQLite", "CPostgreSQL"]),
         // Thin executable: flags, store, method table, run.
