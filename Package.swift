@@ -24,8 +24,12 @@ let package = Package(
         // libpq.so.5 is loaded with dlopen when the first PostgreSQL connection opens, so a server
         // on SQLite starts without it (see Sources/CPostgreSQL/include/CPostgreSQL.h).
         .target(name: "CPostgreSQL"),
+        // An HTTP GET client over libcurl's multi interface (headers from Debian's
+        // libcurl4-openssl-dev), for `--inventory-url`. Not linked either: libcurl.so.4 is loaded
+        // with dlopen when the inventory client is made (Sources/CCurlClient/include/CCurlClient.h).
+        .target(name: "CCurlClient"),
         // The shop domain, its SQLite and PostgreSQL stores, and the one file binding it to RPCServer.
-        .target(name: "ShopAPI", dependencies: ["RPCServer", "CSQLite", "CPostgreSQL"]),
+        .target(name: "ShopAPI", dependencies: ["RPCServer", "CSQLite", "CPostgreSQL", "CCurlClient"]),
         // Thin executable: flags, store, method table, run.
         .executableTarget(name: "shop-rpc", dependencies: ["RPCServer", "ShopAPI"]),
         // A server of someone else's, built on RPCServer alone: the library's smallest complete use.

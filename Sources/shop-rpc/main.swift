@@ -55,7 +55,12 @@ if let text = options.applicationValues["--inventory-url"] {
         exit(2)
     }
     let maxConcurrent = integerOption("--inventory-max-concurrent", in: 1...4096) ?? HTTPInventorySource.defaultMaxConcurrent
-    inventorySource = HTTPInventorySource(baseURL: url, maxConcurrent: maxConcurrent)
+    do {
+        inventorySource = try HTTPInventorySource(baseURL: url, maxConcurrent: maxConcurrent)
+    } catch {
+        FileHandle.standardError.write(Data("shop-rpc: --inventory-url: \(error)\n".utf8))
+        exit(2)
+    }
 } else if options.applicationValues["--inventory-max-concurrent"] != nil {
     FileHandle.standardError.write(Data("shop-rpc: --inventory-max-concurrent needs --inventory-url\n".utf8))
     exit(2)

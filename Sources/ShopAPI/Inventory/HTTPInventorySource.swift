@@ -1,7 +1,4 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Foundation  // URL, Data
 import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
 
 // MARK: - HTTPInventorySource
@@ -12,7 +9,7 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
 /// - At most `maxConcurrent` requests are outstanding; further checks wait in FIFO order without
 ///   blocking a thread (`InventoryAdmissionGate`).
 /// - Interruption stops the work: a waiting check leaves the queue and never reaches the service;
-///   a running one has its `URLSessionTask` cancelled, which closes its connection.
+///   a running one has its HTTP request cancelled, which closes its connection.
 /// - A check admitted with less than `minimumUsefulMilliseconds` (or a quarter of its whole
 ///   budget, if that is less) left before its deadline is not sent (it gives its slot to the next
 ///   waiter and ends at its deadline): at peak, when many
@@ -23,7 +20,7 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
 /// - Thread-safe; `checkInventory` never blocks and calls its completion exactly once.
 ///
 /// ```swift
-/// let source = HTTPInventorySource(baseURL: URL(string: "http://127.0.0.1:8080")!, maxConcurrent: 16)
+/// let source = try HTTPInventorySource(baseURL: URL(string: "http://127.0.0.1:8080")!, maxConcurrent: 16)
 /// let methods = ShopMethods.specs(service: service, inventory: source)
 /// ```
 public final class HTTPInventorySource: InventorySource {
@@ -45,14 +42,25 @@ public final class HTTPInventorySource: InventorySource {
     ///   - maxBodyBytes: the largest answer accepted; a larger one is `.inventoryUnavailable`.
     ///   - minimumUsefulMilliseconds: a check admitted with less time than this (or than a quarter
     ///     of its budget) left is not sent.
+    /// - Throws: `Unavailable` when the HTTP client cannot be made: libcurl (loaded here, not at
+    ///   start-up) is missing or too old; the error says which.
     public init(baseURL: URL, maxConcurrent: Int = defaultMaxConcurrent, maxBodyBytes: Int = defaultMaxBodyBytes,
-                minimumUsefulMilliseconds: Int = 100) {
+                minimumUsefulMilliseconds: Int = 100) throws(Unavailable) {
         self.baseURL = baseURL
         self.maxConcurrent = max(1, maxConcurrent)
         self.maxBodyBytes = max(1, maxBodyBytes)
         self.minimumUsefulMilliseconds = max(0, minimumUsefulMilliseconds)
         gate = InventoryAdmissionGate(limit: self.maxConcurrent)
-        session = InventoryHTTPSession(maxConnections: self.maxConcurrent, maxBodyBytes: self.maxBodyBytes)
+        do {
+            session = try InventoryHTTPSession(maxConnections: self.maxConcurrent, maxBodyBytes: self.maxBodyBytes)
+        } catch {
+            throw Unavailable(description: error.description)
+        }
+    }
+
+    /// The HTTP client cannot be made; `description` says why (e.g. libcurl cannot be loaded).
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Whether `url` can be a service base: scheme `http` or `https`, a host, no fragment.
@@ -81,7 +89,7 @@ public final class HTTPInventorySource: InventorySource {
         let latestStart = Self.latestStart(deadline: deadline, minimumUsefulMilliseconds: minimumUsefulMilliseconds)
         gate.enter(check.ticket) { [gate, session, maxBodyBytes] in
             check.start(gate: gate, latestStart: latestStart) { done in
-                session.makeTask(url) { outcome in
+                session.makeRequest(url) { outcome in
                     done(Self.levels(from: outcome, asked: skus, maxBodyBytes: maxBodyBytes))
                 }
             }
@@ -100,33 +108,29 @@ public final class HTTPInventorySource: InventorySource {
     // MARK: - Interpreting the answer
 
     /// Levels from a finished request, or why there are none.
-    static func levels(from outcome: Result<(Data, HTTPURLResponse), any Error>, asked skus: [String], maxBodyBytes: Int) -> Result<InventoryLevels, ShopError> {
+    static func levels(from outcome: Result<InventoryHTTPSession.Answer, InventoryHTTPSession.Failure>, asked skus: [String],
+                       maxBodyBytes: Int) -> Result<InventoryLevels, ShopError> {
         switch outcome {
-        case let .failure(error):
-            return .failure(unavailable(error, maxBodyBytes: maxBodyBytes))
-        case let .success((body, response)):
-            guard response.statusCode == 200 else {
-                return .failure(.inventoryUnavailable(detail: "the service answered HTTP \(response.statusCode)", status: response.statusCode))
+        case let .failure(failure):
+            return .failure(unavailable(failure, maxBodyBytes: maxBodyBytes))
+        case let .success(answer):
+            guard answer.status == 200 else {
+                return .failure(.inventoryUnavailable(detail: "the service answered HTTP \(answer.status)", status: answer.status))
             }
-            return Result { () throws(ShopError) in try InventoryStockAnswer.levels(from: body, asked: skus) }
+            return Result { () throws(ShopError) in try InventoryStockAnswer.levels(from: answer.body, asked: skus) }
         }
     }
 
-    private static func unavailable(_ error: any Error, maxBodyBytes: Int) -> ShopError {
-        if error is InventoryHTTPSession.BodyTooLarge {
-            return .inventoryUnavailable(detail: "the answer is larger than \(maxBodyBytes) bytes", status: 200)
-        }
-        guard let urlError = error as? URLError else {
-            return .inventoryUnavailable(detail: "the request failed: \(error)", status: nil)
-        }
+    private static func unavailable(_ failure: InventoryHTTPSession.Failure, maxBodyBytes: Int) -> ShopError {
         let detail: String
-        switch urlError.code {
-        case .cannotConnectToHost: detail = "connection refused"
-        case .cannotFindHost, .dnsLookupFailed: detail = "cannot resolve the service's host"
+        switch failure {
+        case .tooLarge: return .inventoryUnavailable(detail: "the answer is larger than \(maxBodyBytes) bytes", status: 200)
+        case .refused: detail = "connection refused"
+        case .unresolved: detail = "cannot resolve the service's host"
         case .timedOut: detail = "the service did not answer in time"
-        case .networkConnectionLost: detail = "the connection was lost before the answer was complete"
+        case .connectionLost: detail = "the connection was lost before the answer was complete"
         case .cancelled: detail = "the request was cancelled"
-        default: detail = "the request failed (URLError \(urlError.code.rawValue))"
+        case .other(let message): detail = "the request failed: \(message)"
         }
         return .inventoryUnavailable(detail: detail, status: nil)
     }
@@ -145,7 +149,7 @@ private final class InventoryCheck: @unchecked Sendable {
     private struct State {
         var interrupted = false
         var shed = false
-        var task: URLSessionTask?
+        var task: InventoryHTTPSession.Request?
         var completion: (@Sendable (Result<InventoryLevels, ShopError>) -> Void)?
     }
 
@@ -161,8 +165,8 @@ private final class InventoryCheck: @unchecked Sendable {
     /// Admitted by the gate: makes the task (unless interrupted meanwhile, or admitted after
     /// `latestStart`) and resumes it. The slot is given back when the request ends, however it ends.
     func start(gate: InventoryAdmissionGate, latestStart: DispatchTime,
-               makeTask: (@escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) -> URLSessionTask) {
-        enum Start { case run(URLSessionTask), interrupted, shed }
+               makeTask: (@escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) -> InventoryHTTPSession.Request) {
+        enum Start { case run(InventoryHTTPSession.Request), interrupted, shed }
         let start: Start = state.withLock { state in
             guard !state.interrupted, state.completion != nil else { return .interrupted }
             guard DispatchTime.now() < latestStart else {
@@ -189,13 +193,13 @@ private final class InventoryCheck: @unchecked Sendable {
 
     /// The call's deadline passed or it was cancelled: leave the queue, or cancel the request.
     func interrupt(gate: InventoryAdmissionGate) {
-        let (task, shed): (URLSessionTask?, Bool) = state.withLock { state in
+        let (task, shed): (InventoryHTTPSession.Request?, Bool) = state.withLock { state in
             state.interrupted = true
             return (state.task, state.shed)
         }
         if let task {
             Log.debug("inventory: check interrupted, cancelling its request to the service")
-            task.cancel()  // completes through the delegate, which gives the slot back
+            task.cancel()  // completes through the request's completion, which gives the slot back
         } else if shed || gate.withdraw(ticket) {
             Log.debug("inventory: check interrupted before it was sent; it never reaches the service")
             finish(.failure(.interrupted))

@@ -1,119 +1,141 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import CCurlClient
+import Foundation  // Data
 import RPCServer  // Locked: a lock ThreadSanitizer can see
 
 // MARK: - InventoryHTTPSession
 
-/// One `URLSession` for every request to the inventory service, with a body size limit that holds
-/// while the body arrives (a completion-handler task would buffer an endless body until the
-/// deadline). Thread-safe.
+/// One HTTP client for every request to the inventory service: libcurl's multi interface on a
+/// thread of its own (`CCurlClient.h`), with a body size limit that holds while the body arrives.
+/// libcurl is loaded when the session is made, so a server without `--inventory-url` never loads
+/// it. Thread-safe.
 ///
-/// A task from `makeTask`, once resumed, calls `completion` **exactly once**, on the session's serial delegate queue, with the
-/// body and response, or the error that ended the task (`URLError.cancelled` after
-/// `URLSessionTask.cancel()`, which aborts the transfer and closes its connection). A body over
-/// `maxBodyBytes` cancels the task and completes with `BodyTooLarge`.
+/// A request from `makeRequest`, once resumed, calls its completion **exactly once**, on the
+/// client's thread: with the status and body of a complete answer, or with how it failed
+/// (`.cancelled` after `cancel()`, which stops the transfer and closes its connection).
 final class InventoryHTTPSession: Sendable {
-    /// The body passed `maxBodyBytes`; the task was cancelled.
-    struct BodyTooLarge: Error {}
-
-    typealias Completion = @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
-
-    private let session: URLSession
-    private let delegate: Delegate
-
-    init(maxConnections: Int, maxBodyBytes: Int) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = max(1, maxConnections)
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpShouldSetCookies = false
-        // Time is bounded by each call's deadline, which cancels the task; these only back it up.
-        configuration.timeoutIntervalForRequest = 60
-        configuration.timeoutIntervalForResource = 300
-        delegate = Delegate(maxBodyBytes: maxBodyBytes)
-        let queue = OperationQueue()
-        queue.name = "ShopAPI.inventory.http"
-        queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    /// Why a session cannot be made (libcurl missing or too old); the text says which.
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
     }
 
-    /// A GET of `url`, not yet resumed: the caller keeps it (for `cancel()`) before it resumes it.
-    func makeTask(_ url: URL, completion: @escaping Completion) -> URLSessionTask {
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let task = session.dataTask(with: request)
-        delegate.register(task, completion: completion)
-        return task
+    /// How a request ended without a complete answer.
+    enum Failure: Error, Equatable {
+        case refused, unresolved, timedOut, connectionLost, tooLarge, cancelled
+        case other(String)
     }
-}
 
-// MARK: - Delegate
+    /// A complete answer, whatever its status.
+    struct Answer {
+        let status: Int
+        let body: Data
+    }
 
-extension InventoryHTTPSession {
-    /// Collects each task's body up to the limit and completes it once. Its callbacks run on the
-    /// session's serial delegate queue; `register` runs on the caller's thread, so the per-task
-    /// table is behind a lock.
-    private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
-        private struct Transfer {
-            var body = Data()
-            var response: HTTPURLResponse?
-            var tooLarge = false
-            let completion: Completion
+    typealias Completion = @Sendable (Result<Answer, Failure>) -> Void
+
+    /// The C client; destroyed with the session. Its functions are thread-safe.
+    private nonisolated(unsafe) let client: OpaquePointer
+
+    init(maxConnections: Int, maxBodyBytes: Int) throws(Unavailable) {
+        var error = [CChar](repeating: 0, count: 512)
+        guard let client = shop_http_client_create(max(1, maxConnections), max(1, maxBodyBytes), &error, error.count) else {
+            throw Unavailable(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        self.client = client
+    }
+
+    deinit {
+        shop_http_client_destroy(client)  // ends every request still running with `.cancelled`
+    }
+
+    /// A GET of `url` with `Accept: application/json`, not yet started: the caller keeps it (for
+    /// `cancel()`) before it calls `resume()`.
+    func makeRequest(_ url: URL, completion: @escaping Completion) -> Request {
+        Request(session: self, url: url.absoluteString, completion: completion)
+    }
+
+    // MARK: - Request
+
+    /// One GET: `resume()` starts it, `cancel()` stops it whenever it is called (before `resume`
+    /// too: then it ends as soon as it is resumed). Thread-safe; completes exactly once after `resume`.
+    final class Request: Sendable {
+        private enum State {
+            case made
+            case running(id: UInt64)
+            case cancelledBeforeStart
+            case ended
         }
 
-        private let maxBodyBytes: Int
-        private let transfers = Locked([Int: Transfer]())
+        private let session: InventoryHTTPSession
+        private let url: String
+        private let completion: Completion
+        private let state = Locked(State.made)
 
-        init(maxBodyBytes: Int) {
-            self.maxBodyBytes = maxBodyBytes
+        fileprivate init(session: InventoryHTTPSession, url: String, completion: @escaping Completion) {
+            self.session = session
+            self.url = url
+            self.completion = completion
         }
 
-        func register(_ task: URLSessionTask, completion: @escaping Completion) {
-            transfers.withLock { $0[task.taskIdentifier] = Transfer(completion: completion) }
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-            let tooLarge = response.expectedContentLength > Int64(maxBodyBytes)
-            transfers.withLock { transfers in
-                transfers[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
-                if tooLarge { transfers[dataTask.taskIdentifier]?.tooLarge = true }
-            }
-            completionHandler(tooLarge ? .cancel : .allow)
-            // On Linux `.cancel` alone does not stop the transfer (the body keeps arriving).
-            if tooLarge { dataTask.cancel() }
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let overLimit = transfers.withLock { transfers -> Bool in
-                let id = dataTask.taskIdentifier
-                // Only the count and flag are read, so the body buffer stays uniquely referenced.
-                guard let (count, tooLarge) = transfers[id].map({ ($0.body.count, $0.tooLarge) }) else { return false }
-                if tooLarge { return true }  // cancelled already; cancelling again is harmless
-                if count + data.count > maxBodyBytes {
-                    transfers[id]?.tooLarge = true
-                    transfers[id]?.body = Data()
-                    return true
+        func resume() {
+            let startFailed = state.withLock { state -> Failure? in
+                guard case .made = state else {
+                    if case .cancelledBeforeStart = state {
+                        state = .ended
+                        return .cancelled
+                    }
+                    return nil  // resumed twice: nothing more
                 }
-                transfers[id]?.body.append(data)
-                return false
+                // The completion's context holds the request until the client's thread ends it.
+                let context = Unmanaged.passRetained(self).toOpaque()
+                let id = shop_http_get(session.client, url, { context, result in
+                    guard let context, let result else { return }
+                    let request = Unmanaged<Request>.fromOpaque(context).takeRetainedValue()
+                    request.end(with: Request.outcome(result.pointee))
+                }, context)
+                guard id != 0 else {
+                    Unmanaged<Request>.fromOpaque(context).release()
+                    state = .ended
+                    return .other("out of memory")
+                }
+                state = .running(id: id)
+                return nil
             }
-            if overLimit { dataTask.cancel() }
+            if let startFailed { completion(.failure(startFailed)) }
         }
 
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-            if transfer.tooLarge {
-                transfer.completion(.failure(BodyTooLarge()))
-            } else if let error {
-                transfer.completion(.failure(error))
-            } else if let response = transfer.response ?? task.response as? HTTPURLResponse {
-                transfer.completion(.success((transfer.body, response)))
-            } else {
-                transfer.completion(.failure(URLError(.badServerResponse)))
+        func cancel() {
+            let running = state.withLock { state -> UInt64? in
+                switch state {
+                case .made:
+                    state = .cancelledBeforeStart
+                    return nil
+                case .running(let id):
+                    return id
+                case .cancelledBeforeStart, .ended:
+                    return nil
+                }
+            }
+            if let running { shop_http_cancel(session.client, running) }  // a late cancel does nothing
+        }
+
+        /// The client's thread: the request ended (exactly once).
+        private func end(with outcome: Result<Answer, Failure>) {
+            state.withLock { $0 = .ended }
+            completion(outcome)
+        }
+
+        private static func outcome(_ result: shop_http_result) -> Result<Answer, Failure> {
+            switch result.outcome {
+            case SHOP_HTTP_ANSWERED:
+                let body = result.body.map { Data(bytes: $0, count: result.body_length) } ?? Data()
+                return .success(Answer(status: result.status, body: body))
+            case SHOP_HTTP_REFUSED: return .failure(.refused)
+            case SHOP_HTTP_UNRESOLVED: return .failure(.unresolved)
+            case SHOP_HTTP_TIMED_OUT: return .failure(.timedOut)
+            case SHOP_HTTP_CONNECTION_LOST: return .failure(.connectionLost)
+            case SHOP_HTTP_TOO_LARGE: return .failure(.tooLarge)
+            case SHOP_HTTP_CANCELLED: return .failure(.cancelled)
+            default: return .failure(.other(result.message.map { String(cString: $0) } ?? "unknown error"))
             }
         }
     }
