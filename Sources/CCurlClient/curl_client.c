@@ -95,7 +95,7 @@ struct shop_http_client {
     struct curl_slist *headers;   // Accept: application/json, shared by every request
     size_t max_body_bytes;
     pthread_t thread;
-    pthread_mutex_t lock;         // guards the four fields below
+    pthread_mutex_t lock;         // guards the fields from here to `next_id`
     request *queued;              // made by shop_http_get, not yet added (newest first)
     uint64_t *cancels;            // ids to cancel
     size_t cancel_count, cancel_capacity;
@@ -225,6 +225,7 @@ static void *run(void *argument) {
         client->cancels = NULL;
         client->cancel_count = client->cancel_capacity = 0;
         int stopping = client->stopping;
+        int frees_itself = client->frees_itself;  // set with `stopping`, in one step
         pthread_mutex_unlock(&client->lock);
 
         // Oldest first, so requests start in the order they were made.
@@ -257,9 +258,6 @@ static void *run(void *argument) {
                 unlink_running(client, r);
                 finish(r, CURLE_OK, 1);
             }
-            pthread_mutex_lock(&client->lock);
-            int frees_itself = client->frees_itself;
-            pthread_mutex_unlock(&client->lock);
             if (frees_itself) {
                 pthread_detach(pthread_self());
                 free_client(client);
@@ -286,10 +284,10 @@ static void *run(void *argument) {
 
 // MARK: - Public functions
 
-shop_http_client *shop_http_client_create(long max_connections, size_t max_body_bytes, char *error, size_t size) {
+shop_http_client *shop_http_client_create(long max_connections, size_t max_body_bytes, const char **error) {
     pthread_once(&loadOnce, load_curl);
     if (loadError[0] != '\0') {
-        if (size > 0) snprintf(error, size, "%s", loadError);
+        *error = loadError;
         return NULL;
     }
     shop_http_client *client = calloc(1, sizeof *client);
@@ -311,7 +309,7 @@ cleanup:
     if (client->multi) curl.multi_cleanup(client->multi);
     free(client);
 out_of_memory:
-    if (size > 0) snprintf(error, size, "cannot set up the HTTP client (out of memory or threads)");
+    *error = "cannot set up the HTTP client (out of memory or threads)";
     return NULL;
 }
 

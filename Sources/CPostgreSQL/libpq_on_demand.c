@@ -5,7 +5,6 @@
 // (The C library's headers come first, so that only libpq's declarations are made hidden.)
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stddef.h>
 #include <stdio.h>
 
 #pragma GCC visibility push(hidden)
@@ -86,11 +85,9 @@ static void load(void) {
 #undef SHOP_RESOLVE
 }
 
-int shop_libpq_load(char *error, size_t size) {
+const char *shop_libpq_load(void) {
     pthread_once(&loadOnce, load);
-    if (loadError[0] == '\0') return 0;
-    if (size > 0) snprintf(error, size, "%s", loadError);
-    return 1;
+    return loadError[0] == '\0' ? NULL : loadError;
 }
 
 #define SHOP_FORWARD(type, name, parameters, arguments) \

@@ -41,8 +41,9 @@ typedef void (*shop_http_done)(void *context, const shop_http_result *result);
 
 /// Makes a client: at most `max_connections` connections per host, answers of at most
 /// `max_body_bytes`, redirects followed (http and https only). Returns NULL when libcurl cannot be
-/// loaded or the client cannot be set up, with the reason in `error` (NUL-terminated, cut to `size`).
-shop_http_client *shop_http_client_create(long max_connections, size_t max_body_bytes, char *error, size_t size);
+/// loaded or the client cannot be set up, and then sets `*error` to why (a string that lives as
+/// long as the process).
+shop_http_client *shop_http_client_create(long max_connections, size_t max_body_bytes, const char **error);
 
 /// Cancels every request still running (each gets its `done`, SHOP_HTTP_CANCELLED), stops the
 /// client's thread and frees the client. Call once, from any thread (from a `done` callback too:

@@ -7,13 +7,12 @@
 // libpq_on_demand.c, which forwards each call to libpq.so.5 opened with dlopen. A server that never
 // opens a `postgres://` store never loads libpq (nor OpenSSL, Kerberos and LDAP behind it), which
 // is most of the start-up time and memory it would otherwise cost (bench/README.md, "Floors").
-#include <stddef.h>
 #include <postgresql/libpq-fe.h>
 
 /// Loads libpq.so.5 and resolves every function the store uses, once per process (thread-safe).
-/// Returns 0 when libpq is ready; otherwise 1, with the reason in `error` (NUL-terminated, cut to
-/// `size`). Call it, and see it succeed, before any other libpq function: only `PQconnectdbParams`
-/// creates the objects the others take, so checking before connecting is enough.
-int shop_libpq_load(char *error, size_t size);
+/// Returns NULL when libpq is ready; otherwise why not (a string that lives as long as the
+/// process). Call it, and see it succeed, before any other libpq function: only
+/// `PQconnectdbParams` creates the objects the others take, so checking before connecting is enough.
+const char *shop_libpq_load(void);
 
 #endif

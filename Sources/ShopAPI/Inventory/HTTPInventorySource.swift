@@ -51,11 +51,7 @@ public final class HTTPInventorySource: InventorySource {
         self.maxBodyBytes = max(1, maxBodyBytes)
         self.minimumUsefulMilliseconds = max(0, minimumUsefulMilliseconds)
         gate = InventoryAdmissionGate(limit: self.maxConcurrent)
-        do {
-            session = try InventoryHTTPSession(maxConnections: self.maxConcurrent, maxBodyBytes: self.maxBodyBytes)
-        } catch {
-            throw Unavailable(description: error.description)
-        }
+        session = try InventoryHTTPSession(maxConnections: self.maxConcurrent, maxBodyBytes: self.maxBodyBytes)
     }
 
     /// The HTTP client cannot be made; `description` says why (e.g. libcurl cannot be loaded).
@@ -139,7 +135,7 @@ public final class HTTPInventorySource: InventorySource {
 // MARK: - InventoryCheck
 
 /// One check's way through the gate and the network, settled by one lock: it is either still
-/// waiting (`task == nil`), running (`task` set), shed (admitted too late: no task, waits for its
+/// waiting (`request == nil`), running (`request` set), shed (admitted too late: no request, waits for its
 /// interruption), or finished. Thread-safe.
 ///
 /// `@unchecked Sendable`: `interruptRegistration` is written once, before `enter`, by the thread
@@ -149,7 +145,7 @@ private final class InventoryCheck: @unchecked Sendable {
     private struct State {
         var interrupted = false
         var shed = false
-        var task: InventoryHTTPSession.Request?
+        var request: InventoryHTTPSession.Request?
         var completion: (@Sendable (Result<InventoryLevels, ShopError>) -> Void)?
     }
 
@@ -162,10 +158,10 @@ private final class InventoryCheck: @unchecked Sendable {
         state = Locked(State(completion: completion))
     }
 
-    /// Admitted by the gate: makes the task (unless interrupted meanwhile, or admitted after
+    /// Admitted by the gate: makes the request (unless interrupted meanwhile, or admitted after
     /// `latestStart`) and resumes it. The slot is given back when the request ends, however it ends.
     func start(gate: InventoryAdmissionGate, latestStart: DispatchTime,
-               makeTask: (@escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) -> InventoryHTTPSession.Request) {
+               makeRequest: (@escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) -> InventoryHTTPSession.Request) {
         enum Start { case run(InventoryHTTPSession.Request), interrupted, shed }
         let start: Start = state.withLock { state in
             guard !state.interrupted, state.completion != nil else { return .interrupted }
@@ -173,16 +169,16 @@ private final class InventoryCheck: @unchecked Sendable {
                 state.shed = true
                 return .shed
             }
-            let task = makeTask { result in
+            let request = makeRequest { result in
                 gate.leave()
                 self.finish(result)
             }
-            state.task = task
-            return .run(task)
+            state.request = request
+            return .run(request)
         }
         switch start {
-        case let .run(task):
-            task.resume()
+        case let .run(request):
+            request.resume()
         case .interrupted:
             gate.leave()
             finish(.failure(.interrupted))
@@ -193,23 +189,23 @@ private final class InventoryCheck: @unchecked Sendable {
 
     /// The call's deadline passed or it was cancelled: leave the queue, or cancel the request.
     func interrupt(gate: InventoryAdmissionGate) {
-        let (task, shed): (InventoryHTTPSession.Request?, Bool) = state.withLock { state in
+        let (request, shed): (InventoryHTTPSession.Request?, Bool) = state.withLock { state in
             state.interrupted = true
-            return (state.task, state.shed)
+            return (state.request, state.shed)
         }
-        if let task {
+        if let request {
             Log.debug("inventory: check interrupted, cancelling its request to the service")
-            task.cancel()  // completes through the request's completion, which gives the slot back
+            request.cancel()  // completes through the request's completion, which gives the slot back
         } else if shed || gate.withdraw(ticket) {
             Log.debug("inventory: check interrupted before it was sent; it never reaches the service")
             finish(.failure(.interrupted))
         }
-        // Otherwise it was admitted but has not made its task yet: `start` sees `interrupted`.
+        // Otherwise it was admitted but has not made its request yet: `start` sees `interrupted`.
     }
 
     private func finish(_ result: Result<InventoryLevels, ShopError>) {
         let completion = state.withLock { state in
-            defer { state.completion = nil; state.task = nil }
+            defer { state.completion = nil; state.request = nil }
             return state.completion
         }
         guard let completion else { return }

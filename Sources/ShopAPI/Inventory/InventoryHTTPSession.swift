@@ -13,11 +13,6 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see
 /// client's thread: with the status and body of a complete answer, or with how it failed
 /// (`.cancelled` after `cancel()`, which stops the transfer and closes its connection).
 final class InventoryHTTPSession: Sendable {
-    /// Why a session cannot be made (libcurl missing or too old); the text says which.
-    struct Unavailable: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// How a request ended without a complete answer.
     enum Failure: Error, Equatable {
         case refused, unresolved, timedOut, connectionLost, tooLarge, cancelled
@@ -35,10 +30,11 @@ final class InventoryHTTPSession: Sendable {
     /// The C client; destroyed with the session. Its functions are thread-safe.
     private nonisolated(unsafe) let client: OpaquePointer
 
-    init(maxConnections: Int, maxBodyBytes: Int) throws(Unavailable) {
-        var error = [CChar](repeating: 0, count: 512)
-        guard let client = shop_http_client_create(max(1, maxConnections), max(1, maxBodyBytes), &error, error.count) else {
-            throw Unavailable(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    /// - Throws: why the client cannot be made (libcurl missing or too old).
+    init(maxConnections: Int, maxBodyBytes: Int) throws(HTTPInventorySource.Unavailable) {
+        var error: UnsafePointer<CChar>?
+        guard let client = shop_http_client_create(max(1, maxConnections), max(1, maxBodyBytes), &error) else {
+            throw HTTPInventorySource.Unavailable(description: error.map { String(cString: $0) } ?? "cannot set up the HTTP client")
         }
         self.client = client
     }

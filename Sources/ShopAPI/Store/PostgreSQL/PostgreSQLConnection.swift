@@ -40,9 +40,8 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     ///   unreachable server after `connectTimeoutSeconds`), or why libpq cannot be loaded (it
     ///   is loaded on the first connection; see `CPostgreSQL.h`).
     init(uri: String) throws(PostgreSQLError) {
-        var loadError = [CChar](repeating: 0, count: 512)
-        guard shop_libpq_load(&loadError, loadError.count) == 0 else {
-            throw PostgreSQLError(sqlState: "", message: String(decoding: loadError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        if let loadError = shop_libpq_load() {
+            throw PostgreSQLError(sqlState: "", message: String(cString: loadError))
         }
         // Defaults first: values in `uri` (expanded from `dbname`) override them.
         let keywords = ["connect_timeout", "application_name", "dbname"]
