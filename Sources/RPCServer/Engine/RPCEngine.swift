@@ -314,7 +314,6 @@ package final class RPCEngine: Sendable {
     private func startCallOnReaderQueue(_ request: Request, method: ResolvedMethod, target: ReplyTarget, channel: ReplyChannel,
                                         replyStyle: ReplyStyle = .plain) {
         dispatchPrecondition(condition: .onQueue(readerQueue))
-        let spec = method.spec
         let params: JSONValue?
         let meta: RequestMeta
         do {
@@ -322,14 +321,14 @@ package final class RPCEngine: Sendable {
         } catch {
             return answerInline(request, target: target, .failure(error))
         }
-        let deadlineMs = meta.deadlineMs(methodDeadlineMs: spec.deadlineMs)
+        let deadlineMs = meta.deadlineMs(methodDeadlineMs: method.spec.deadlineMs)
         var progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?
         if let token = meta.progressToken, request.id != nil {
             progress = (token, channel, configuration.progressIntervalMs)
         }
 
-        let call = Call(id: request.id, method: spec.name, deadlineMs: deadlineMs,
-                        deadlineMessage: spec.deadlineMessage, target: target, replyStyle: replyStyle,
+        let call = Call(id: request.id, method: method.spec.name, deadlineMs: deadlineMs,
+                        deadlineMessage: method.spec.deadlineMessage, target: target, replyStyle: replyStyle,
                         progress: progress, deadlines: deadlines) { [weak self] call, outcome, sendsReply in
             self?.callSettled(call, outcome, sendsReply: sendsReply)
         }
@@ -355,7 +354,7 @@ package final class RPCEngine: Sendable {
         if let emitter = call.progress {
             reporter = { progress, total, message in emitter.report(progress: progress, total: total, message: message) }
         }
-        let context = CallContext(id: request.id, method: spec.name, cancellation: call.token, deadline: call.deadline,
+        let context = CallContext(id: request.id, method: method.spec.name, cancellation: call.token, deadline: call.deadline,
                                   progressReporter: reporter)
         let handlerParams = params
         let start: @Sendable () -> Void = {
@@ -365,7 +364,7 @@ package final class RPCEngine: Sendable {
                 self.runHandler(call, method: method, params: handlerParams, context: context, release: {})
             }
         }
-        if let executor = spec.executor { executor(start) } else { workQueue.async(execute: start) }
+        if let executor = method.spec.executor { executor(start) } else { workQueue.async(execute: start) }
     }
 
     /// Runs the handler (after any simulated latency) unless the call is already over; `release`
@@ -373,21 +372,20 @@ package final class RPCEngine: Sendable {
     /// method's own executor.
     private func runHandler(_ call: Call, method: ResolvedMethod, params: JSONValue?, context: CallContext,
                             release: @escaping @Sendable () -> Void) {
-        let spec = method.spec
         let latency = method.simulatedLatencyMs
-        guard latency > 0 else { return Self.invoke(call, spec: spec, params: params, context: context, release: release) }
+        guard latency > 0 else { return Self.invoke(call, method: method, params: params, context: context, release: release) }
         // After the delay the handler starts where its method says, like an undelayed one.
-        let invoke: @Sendable () -> Void = { Self.invoke(call, spec: spec, params: params, context: context, release: release) }
+        let invoke: @Sendable () -> Void = { Self.invoke(call, method: method, params: params, context: context, release: release) }
         var startAfterDelay = invoke
-        if let executor = spec.executor { startAfterDelay = { executor(invoke) } }
+        if let executor = method.spec.executor { startAfterDelay = { executor(invoke) } }
         CancellableDelay.start(milliseconds: latency, queue: workQueue, token: call.token, then: startAfterDelay, orElse: release)
     }
 
     /// Runs the handler now unless the call is already over, and settles the call with its outcome.
-    private static func invoke(_ call: Call, spec: MethodSpec, params: JSONValue?, context: CallContext,
+    private static func invoke(_ call: Call, method: ResolvedMethod, params: JSONValue?, context: CallContext,
                                release: @escaping @Sendable () -> Void) {
         guard !call.token.isCancelled else { return release() }
-        spec.invoke(params, context) { result in
+        method.spec.invoke(params, context) { result in
             release()
             switch result {
             case .success(let value): call.settle(.success(value))
@@ -450,11 +448,18 @@ package final class RPCEngine: Sendable {
 }
 
 /// A method as the engine runs it: its spec, its concurrency gate (if it has a limit) and its
-/// simulated latency (`--simulate-latency`, 0 if none). Immutable.
-private struct ResolvedMethod: Sendable {
+/// simulated latency (`--simulate-latency`, 0 if none). Immutable. A class, so that handing it to
+/// a call's closures is one retain rather than a copy of the spec's dozen fields.
+private final class ResolvedMethod: Sendable {
     let spec: MethodSpec
     let gate: ConcurrencyGate?
     let simulatedLatencyMs: Int
+
+    init(spec: MethodSpec, gate: ConcurrencyGate?, simulatedLatencyMs: Int) {
+        self.spec = spec
+        self.gate = gate
+        self.simulatedLatencyMs = simulatedLatencyMs
+    }
 }
 
 /// What the engine knows about the session. Reader-queue state.

@@ -11,20 +11,24 @@ package enum JSONWriter {
         case .double(let number): writeDouble(number, into: &out)
         case .string(let string): writeString(string, into: &out)
         case .array(let elements):
-            out.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
+            var separator = UInt8(ascii: "[")
+            for element in elements {
+                out.append(separator)
+                separator = UInt8(ascii: ",")
                 write(element, into: &out)
             }
+            if elements.isEmpty { out.append(separator) }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
-            out.append(UInt8(ascii: "{"))
-            for (position, member) in object.members.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
+            var separator = UInt8(ascii: "{")
+            for member in object.members {
+                out.append(separator)
+                separator = UInt8(ascii: ",")
                 writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 write(member.value, into: &out)
             }
+            if object.members.isEmpty { out.append(separator) }
             out.append(UInt8(ascii: "}"))
         }
     }
@@ -64,31 +68,37 @@ package enum JSONWriter {
 
     package static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            // Copy runs of bytes that need no escape in one append each; most strings are one run.
-            var runStart = 0
-            var offset = 0
-            while offset < utf8.count {
-                // Eight bytes at a time while none of them needs an escape (`needsNoEscape`).
-                if utf8.count - offset >= 8,
-                   Self.needsNoEscape(UnsafeRawPointer(utf8.baseAddress! + offset).loadUnaligned(as: UInt64.self)) {
-                    offset += 8
-                    continue
-                }
-                let byte = utf8[offset]
-                if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                    offset += 1
-                    continue
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
-                appendEscape(for: byte, to: &out)
-                offset += 1
-                runStart = offset
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        // A native string lends its bytes as they are; only a bridged one is copied first.
+        if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
+            var copy = string
+            copy.withUTF8 { writeEscaped($0, into: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// `utf8` with the bytes that need it escaped: runs of bytes that need no escape are copied in
+    /// one append each, and most strings are one run.
+    private static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var runStart = 0
+        var offset = 0
+        while offset < utf8.count {
+            // Eight bytes at a time while none of them needs an escape (`needsNoEscape`).
+            if utf8.count - offset >= 8,
+               Self.needsNoEscape(UnsafeRawPointer(utf8.baseAddress! + offset).loadUnaligned(as: UInt64.self)) {
+                offset += 8
+                continue
+            }
+            let byte = utf8[offset]
+            if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                offset += 1
+                continue
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+            appendEscape(for: byte, to: &out)
+            offset += 1
+            runStart = offset
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
 
     /// Whether none of the eight bytes in `word` needs an escape: none is a control character

@@ -34,6 +34,7 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
 
     /// Opens `path` with `sqlite3_open_v2` and `flags` (`SQLITE_OPEN_NOMUTEX` is added).
     init(path: String, flags: Int32) throws(SQLiteError) {
+        _ = Self.memoryStatisticsOff
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let opened else {
@@ -46,6 +47,11 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
         interruptSwitch = InterruptSwitch { sqlite3_interrupt(interruptible) }
         sqlite3_extended_result_codes(handle, 1)
     }
+
+    /// SQLite's memory statistics turned off before the process's first connection (see
+    /// `shop_sqlite_disable_memory_statistics`); a lazy global, so it runs once, under a lock. If
+    /// something else in the process initialised SQLite first, the statistics stay on: slower, not wrong.
+    private static let memoryStatisticsOff: Void = { _ = shop_sqlite_disable_memory_statistics() }()
 
     deinit {
         statements.removeAll()  // finalizes them before the close below
