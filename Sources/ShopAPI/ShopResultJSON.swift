@@ -1,61 +1,98 @@
 import RPCServer
 
-// The shop's result types build their JSON directly (see `JSONValueConvertible`): members in
-// declaration order, exactly as their `Codable` conformance writes them, which
-// `ShopResultJSONTests` checks. The domain stays free of the engine; only this binding layer
-// knows about `JSONValue`.
+// The shop's result types write their JSON straight into the reply (see `JSONWritable`): members
+// in declaration order, exactly as their `Codable` conformance writes them, which
+// `ShopResultJSONTests` checks (through `jsonValue`, the written text parsed). The domain stays
+// free of the engine; only this binding layer knows about `JSONOutput`.
 
-extension Product: JSONValueConvertible {
-    public var jsonValue: JSONValue {
-        ["sku": .string(sku), "name": .string(name), "description": .string(description), "category": .string(category),
-         "priceCents": .int(Int64(priceCents)), "currency": .string(currency)]
+extension Product: JSONWritable {
+    public func write(to json: inout JSONOutput) {
+        json.beginObject()
+        json.member("sku", sku)
+        json.member("name", name)
+        json.member("description", description)
+        json.member("category", category)
+        json.member("priceCents", priceCents)
+        json.member("currency", currency)
+        json.endObject()
     }
 }
 
-extension StockLevel: JSONValueConvertible {
-    public var jsonValue: JSONValue { ["sku": .string(sku), "available": .int(Int64(available))] }
-}
-
-extension InventoryLevels: JSONValueConvertible {
-    public var jsonValue: JSONValue { ["levels": .array(levels.map(\.jsonValue))] }
-}
-
-extension CartLine: JSONValueConvertible {
-    public var jsonValue: JSONValue {
-        ["sku": .string(sku), "quantity": .int(Int64(quantity)), "unitPriceCents": .int(Int64(unitPriceCents))]
+extension StockLevel: JSONWritable {
+    public func write(to json: inout JSONOutput) {
+        json.beginObject()
+        json.member("sku", sku)
+        json.member("available", available)
+        json.endObject()
     }
 }
 
-extension Cart: JSONValueConvertible {
-    public var jsonValue: JSONValue {
-        ["cartId": .string(cartId), "lines": .array(lines.map(\.jsonValue)), "totalCents": .int(Int64(totalCents)),
-         "currency": .string(currency)]
+extension InventoryLevels: JSONWritable {
+    public func write(to json: inout JSONOutput) {
+        json.beginObject()
+        json.member("levels", array: levels)
+        json.endObject()
     }
 }
 
-extension Order: JSONValueConvertible {
-    public var jsonValue: JSONValue {
-        ["orderId": .string(orderId), "cartId": .string(cartId), "lines": .array(lines.map(\.jsonValue)),
-         "totalCents": .int(Int64(totalCents)), "currency": .string(currency), "status": .string(status),
-         "createdAt": .string(createdAt)]
+extension CartLine: JSONWritable {
+    public func write(to json: inout JSONOutput) {
+        json.beginObject()
+        json.member("sku", sku)
+        json.member("quantity", quantity)
+        json.member("unitPriceCents", unitPriceCents)
+        json.endObject()
     }
 }
 
-extension ProductList: JSONValueConvertible {
-    public var jsonValue: JSONValue { ["items": .array(items.map(\.jsonValue))] }
+extension Cart: JSONWritable {
+    public func write(to json: inout JSONOutput) {
+        json.beginObject()
+        json.member("cartId", cartId)
+        json.member("lines", array: lines)
+        json.member("totalCents", totalCents)
+        json.member("currency", currency)
+        json.endObject()
+    }
 }
 
-extension CatalogPage: JSONValueConvertible {
-    public var jsonValue: JSONValue { page(items.map(\.jsonValue), nextCursor) }
+extension Order: JSONWritable {
+    public func write(to json: inout JSONOutput) {
+        json.beginObject()
+        json.member("orderId", orderId)
+        json.member("cartId", cartId)
+        json.member("lines", array: lines)
+        json.member("totalCents", totalCents)
+        json.member("currency", currency)
+        json.member("status", status)
+        json.member("createdAt", createdAt)
+        json.endObject()
+    }
 }
 
-extension OrderPage: JSONValueConvertible {
-    public var jsonValue: JSONValue { page(items.map(\.jsonValue), nextCursor) }
+extension ProductList: JSONWritable {
+    public func write(to json: inout JSONOutput) {
+        json.beginObject()
+        json.member("items", array: items)
+        json.endObject()
+    }
 }
 
 /// `{items, nextCursor?}`: the cursor is omitted on the last page, as `Codable` omits a nil optional.
-private func page(_ items: [JSONValue], _ nextCursor: String?) -> JSONValue {
-    var object: JSONObject = ["items": .array(items)]
-    if let nextCursor { object.append("nextCursor", .string(nextCursor)) }
-    return .object(object)
+extension CatalogPage: JSONWritable {
+    public func write(to json: inout JSONOutput) {
+        json.beginObject()
+        json.member("items", array: items)
+        json.member("nextCursor", ifPresent: nextCursor)
+        json.endObject()
+    }
+}
+
+extension OrderPage: JSONWritable {
+    public func write(to json: inout JSONOutput) {
+        json.beginObject()
+        json.member("items", array: items)
+        json.member("nextCursor", ifPresent: nextCursor)
+        json.endObject()
+    }
 }

@@ -23,7 +23,7 @@ final class Call: DeadlineExpirable {
     let target: ReplyTarget
     /// How the outcome is framed in the reply: as JSON-RPC result/error, or as an MCP tool result.
     let replyStyle: ReplyStyle
-    private let onSettled: @Sendable (Call, Result<JSONValue, RPCError>, _ sendsReply: Bool) -> Void
+    private let onSettled: @Sendable (Call, Result<ResultJSON, RPCError>, _ sendsReply: Bool) -> Void
     private let deadlines: DeadlineScheduler
     let deadlineNanos: UInt64
     /// Its slot in the deadline scheduler's heap.
@@ -33,7 +33,7 @@ final class Call: DeadlineExpirable {
     /// winning outcome: it delivers the reply (for a call with an id) and forgets the call.
     init(id: RequestID?, method: String, deadlineMs: Int, deadlineMessage: String?, target: ReplyTarget, replyStyle: ReplyStyle,
          progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?, deadlines: DeadlineScheduler,
-         onSettled: @escaping @Sendable (Call, Result<JSONValue, RPCError>, _ sendsReply: Bool) -> Void) {
+         onSettled: @escaping @Sendable (Call, Result<ResultJSON, RPCError>, _ sendsReply: Bool) -> Void) {
         self.id = id
         self.method = method
         self.deadlineMs = deadlineMs
@@ -68,7 +68,7 @@ final class Call: DeadlineExpirable {
     /// With `sendsReply` false the call ends without a reply (MCP: a request the client
     /// cancelled with `notifications/cancelled` is not answered).
     @discardableResult
-    func settle(_ outcome: Result<JSONValue, RPCError>, sendsReply: Bool = true) -> Bool {
+    func settle(_ outcome: Result<ResultJSON, RPCError>, sendsReply: Bool = true) -> Bool {
         guard settled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return false
         }
@@ -113,10 +113,10 @@ enum ReplyStyle: Sendable {
     /// An MCP `tools/call` result: every outcome of the method is a result (`MCPToolResult`).
     case mcpTool
 
-    func reply(for outcome: Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError> {
+    func reply(for outcome: Result<ResultJSON, RPCError>) -> Result<ResultJSON, RPCError> {
         switch self {
         case .plain: return outcome
-        case .mcpTool: return .success(MCPToolResult.make(outcome))
+        case .mcpTool: return .success(.value(MCPToolResult.make(outcome)))
         }
     }
 }

@@ -298,7 +298,7 @@ package final class RPCEngine: Sendable {
 
     /// Answers `request` at once on the reader queue (nothing, for a notification).
     private func answerInline(_ request: Request, target: ReplyTarget, _ outcome: Result<JSONValue, RPCError>) {
-        if let id = request.id { target.deliver(id: id, outcome) }
+        if let id = request.id { target.deliver(id: id, outcome.map(ResultJSON.value)) }
     }
 
     /// Cancels the call in flight with this id, if any. `silently`: it ends without a reply (MCP),
@@ -405,7 +405,7 @@ package final class RPCEngine: Sendable {
     /// call writes the reply itself, after the lock is released (`OutputWriter.DirectWrite`): an
     /// idle server then answers without waking the writer queue. With other calls in flight,
     /// replies go through the batching writer queue.
-    private func callSettled(_ call: Call, _ outcome: Result<JSONValue, RPCError>, sendsReply: Bool) {
+    private func callSettled(_ call: Call, _ outcome: Result<ResultJSON, RPCError>, sendsReply: Bool) {
         let body = sendsReply ? call.id.map { ReplyTarget.encode(id: $0, call.replyStyle.reply(for: outcome)) } : nil
         var directWrite: OutputWriter.DirectWrite?
         let waiters = inflight.withLock { table -> [@Sendable () -> Void] in

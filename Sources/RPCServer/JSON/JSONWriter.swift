@@ -76,6 +76,13 @@ package enum JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// A `StaticString` (an object key of a `JSONOutput`), escaped as any string is.
+    package static func writeString(_ string: StaticString, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        string.withUTF8Buffer { writeEscaped($0, into: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// `utf8` with the bytes that need it escaped: runs of bytes that need no escape are copied in
     /// one append each, and most strings are one run.
     private static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {

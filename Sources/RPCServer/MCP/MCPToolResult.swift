@@ -4,12 +4,12 @@
 /// failure) is `isError: true` with its message as text and `structuredContent: {"error": …}`,
 /// so a model can read it and a program can `switch` on `error.code`. Stateless.
 enum MCPToolResult {
-    static func make(_ outcome: Result<JSONValue, RPCError>) -> JSONValue {
+    static func make(_ outcome: Result<ResultJSON, RPCError>) -> JSONValue {
         switch outcome {
-        case .success(let value):
+        case .success(let result):
             return [
-                "content": [["type": "text", "text": .string(String(decoding: JSONWriter.encode(value), as: UTF8.self))]],
-                "structuredContent": value,
+                "content": [["type": "text", "text": .string(String(decoding: result.text, as: UTF8.self))]],
+                "structuredContent": result.jsonValue,
                 "isError": false,
             ]
         case .failure(let error):

@@ -17,7 +17,7 @@ import Dispatch
 /// ```
 public struct MethodSpec: Sendable {
     /// Completion of the type-erased handler: the encoded result or the error.
-    package typealias Completion = @Sendable (Result<JSONValue, any Error>) -> Void
+    package typealias Completion = @Sendable (Result<ResultJSON, any Error>) -> Void
     typealias Invoker = @Sendable (JSONValue?, CallContext, @escaping Completion) -> Void
 
     public let name: String

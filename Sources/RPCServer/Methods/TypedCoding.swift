@@ -11,18 +11,34 @@
 /// lookups per method before the first reply cost ~3.5 M instructions (~1 ms) of start-up; asked on
 /// every call instead (a cached lookup), they cost ~1 k instructions a call. Stateless; any thread.
 enum TypedCoding {
-    /// A result's JSON: `jsonValue` for a `JSONValueConvertible`, `JSONValueEncoder` otherwise.
-    static func encoder<Result: Encodable>(for type: Result.Type) -> FirstUse<@Sendable (Result) throws -> JSONValue> {
+    /// A result's JSON: the text a `JSONWritable` writes, `jsonValue` for a `JSONValueConvertible`,
+    /// `JSONValueEncoder` otherwise.
+    static func encoder<Result: Encodable>(for type: Result.Type) -> FirstUse<@Sendable (Result) throws -> ResultJSON> {
         FirstUse {
+            if let writable = type as? any JSONWritable.Type { return writingEncoder(writable) }
             if let convertible = type as? any JSONValueConvertible.Type { return convertingEncoder(convertible) }
-            return { try JSONValueEncoder().encode($0) }
+            return { .value(try JSONValueEncoder().encode($0)) }
+        }
+    }
+
+    /// Throws an internal error (-32603) for a writer that did not write exactly one JSON value.
+    private static func writingEncoder<Result, Writable: JSONWritable>(
+        _: Writable.Type
+    ) -> @Sendable (Result) throws -> ResultJSON {
+        { result in
+            var output = JSONOutput()
+            (result as! Writable).write(to: &output)  // Result is Writable: a same-type cast
+            guard output.isComplete else {
+                throw RPCError.internalError("\(Writable.self).write(to:) did not write exactly one JSON value")
+            }
+            return .text(output.bytes)
         }
     }
 
     private static func convertingEncoder<Result, Convertible: JSONValueConvertible>(
         _: Convertible.Type
-    ) -> @Sendable (Result) throws -> JSONValue {
-        { ($0 as! Convertible).jsonValue }  // Result is Convertible: a same-type cast
+    ) -> @Sendable (Result) throws -> ResultJSON {
+        { .value(($0 as! Convertible).jsonValue) }  // Result is Convertible: a same-type cast
     }
 
     /// A request's params as `Params`: `init?(jsonValue:)` first for a `JSONValueDecodable`,

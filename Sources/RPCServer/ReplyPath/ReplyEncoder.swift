@@ -1,13 +1,17 @@
 /// Encodes replies and notifications as JSON bodies (unframed), writing each byte once.
 /// Stateless; any thread.
 package enum ReplyEncoder {
-    package static func result(id: RequestID, result: JSONValue) -> [UInt8] {
+    package static func result(id: RequestID, result: ResultJSON) -> [UInt8] {
         var out = prefix(capacity: 512)  // most replies fit: one allocation, no regrowth
         JSONWriter.write(id.json, into: &out)
         JSONWriter.append(",\"result\":", to: &out)
-        JSONWriter.write(result, into: &out)
+        result.write(into: &out)
         out.append(UInt8(ascii: "}"))
         return out
+    }
+
+    package static func result(id: RequestID, result: JSONValue) -> [UInt8] {
+        self.result(id: id, result: .value(result))
     }
 
     package static func error(id: RequestID?, error: RPCError) -> [UInt8] {

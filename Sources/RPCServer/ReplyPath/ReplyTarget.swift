@@ -6,13 +6,13 @@ enum ReplyTarget: Sendable {
     case none
 
     /// Encodes the reply to request `id` and hands it to this target. Any thread.
-    func deliver(id: RequestID, _ outcome: Result<JSONValue, RPCError>) {
+    func deliver(id: RequestID, _ outcome: Result<ResultJSON, RPCError>) {
         if case .none = self { return }
         deliverBody(Self.encode(id: id, outcome))
     }
 
     /// The reply to request `id`, encoded. Any thread.
-    static func encode(id: RequestID, _ outcome: Result<JSONValue, RPCError>) -> [UInt8] {
+    static func encode(id: RequestID, _ outcome: Result<ResultJSON, RPCError>) -> [UInt8] {
         switch outcome {
         case .success(let result): return ReplyEncoder.result(id: id, result: result)
         case .failure(let error): return ReplyEncoder.error(id: id, error: error)
