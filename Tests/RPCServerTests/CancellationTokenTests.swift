@@ -30,4 +30,26 @@ final class CancellationTokenTests: XCTestCase {
         other.cancel()
         XCTAssertEqual(ran.withLock { $0 }, 1)
     }
+
+    /// The first handler is kept apart from the rest (no array for the usual one): removing it and
+    /// registering more must still run them in registration order, each once.
+    func test_removingTheFirstHandler_keepsRegistrationOrderForTheRest() {
+        let token = CancellationToken()
+        let ran = Locked<[String]>([])
+        let a = token.onCancel { ran.withLock { $0.append("a") } }
+        token.onCancel { ran.withLock { $0.append("b") } }
+        a.remove()
+        token.onCancel { ran.withLock { $0.append("c") } }
+        let d = token.onCancel { ran.withLock { $0.append("d") } }
+        d.remove()
+        token.onCancel { ran.withLock { $0.append("e") } }
+        token.cancel()
+        XCTAssertEqual(ran.withLock { $0 }, ["b", "c", "e"])
+
+        let alone = CancellationToken()
+        alone.onCancel { ran.withLock { $0.append("x") } }.remove()
+        alone.onCancel { ran.withLock { $0.append("y") } }
+        alone.cancel()
+        XCTAssertEqual(ran.withLock { $0 }, ["b", "c", "e", "y"])
+    }
 }

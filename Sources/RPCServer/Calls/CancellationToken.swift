@@ -15,11 +15,35 @@
 /// }
 /// ```
 public final class CancellationToken: Sendable {
+    private typealias Handler = (key: Int, action: @Sendable () -> Void)
+
     private struct State {
         var isCancelled = false
         var nextKey = 0
-        /// Few at a time (usually none or one), so a small array in registration order.
-        var handlers: [(key: Int, action: @Sendable () -> Void)] = []
+        /// Usually none or one at a time (a call's store read registers one), so the first is kept
+        /// inline, with no array to allocate. Registration order: `first`, when set, was registered
+        /// before every handler in `more` (a new handler goes into `first` only when both are empty).
+        var first: Handler?
+        var more: [Handler] = []
+
+        mutating func add(_ handler: Handler) {
+            if first == nil, more.isEmpty { first = handler } else { more.append(handler) }
+        }
+
+        mutating func remove(_ key: Int) {
+            if first?.key == key {
+                first = nil
+            } else if let index = more.firstIndex(where: { $0.key == key }) {
+                more.remove(at: index)
+            }
+        }
+
+        /// Every handler, in registration order, leaving none.
+        mutating func takeAll() -> [Handler] {
+            defer { first = nil; more = [] }
+            guard let first else { return more }
+            return [first] + more
+        }
     }
 
     private let state = Locked(State())
@@ -35,7 +59,7 @@ public final class CancellationToken: Sendable {
             if state.isCancelled { return nil }
             let key = state.nextKey
             state.nextKey += 1
-            state.handlers.append((key, action))
+            state.add((key, action))
             return key
         }
         guard let key else {
@@ -46,19 +70,16 @@ public final class CancellationToken: Sendable {
     }
 
     fileprivate func removeHandler(_ key: Int) {
-        state.withLock { state in
-            if let index = state.handlers.firstIndex(where: { $0.key == key }) { state.handlers.remove(at: index) }
-        }
+        state.withLock { $0.remove(key) }
     }
 
     /// Cancels; returns false if it was already cancelled. Handlers run outside the lock.
     @discardableResult
     public func cancel() -> Bool {
-        let handlers: [(key: Int, action: @Sendable () -> Void)]? = state.withLock { state in
+        let handlers: [Handler]? = state.withLock { state in
             if state.isCancelled { return nil }
             state.isCancelled = true
-            defer { state.handlers = [] }
-            return state.handlers
+            return state.takeAll()
         }
         guard let handlers else { return false }
         for handler in handlers { handler.action() }
