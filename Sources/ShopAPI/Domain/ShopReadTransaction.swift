@@ -3,6 +3,9 @@
 /// Primitive reads inside one store transaction. Used only on the thread that received it, and
 /// only while the transaction's closure runs. Methods throw storage errors (any `Error`), which
 /// the store maps to `ShopError`.
+///
+/// `products`, `product` and `searchProducts` must each run exactly one statement: the service
+/// reads them with `ShopStore.readOneStatement`, outside an explicit transaction where the store allows.
 protocol ShopReadTransaction {
     /// Products with `sku > afterSku` (all when `nil`), in `category` when given, ordered by SKU.
     func products(afterSku: String?, category: String?, limit: Int) throws -> [Product]

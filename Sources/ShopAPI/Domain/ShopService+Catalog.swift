@@ -10,7 +10,7 @@ extension ShopService {
             afterSku = try PageCursor.catalogPosition(cursor)
         }
         let pageSize = Self.pageSize(limit)
-        let found = try store.read(interruption: interruption) { transaction in
+        let found = try store.readOneStatement(interruption: interruption) { transaction in
             try transaction.products(afterSku: afterSku, category: category, limit: pageSize + 1)
         }
         let items = Array(found.prefix(pageSize))
@@ -20,7 +20,7 @@ extension ShopService {
 
     /// The product with `sku`; `.notFound(entity: "product")` if there is none.
     public func product(sku: String, interruption: (any ShopInterruption)?) throws -> Product {
-        let found = try store.read(interruption: interruption) { try $0.product(sku: sku) }
+        let found = try store.readOneStatement(interruption: interruption) { try $0.product(sku: sku) }
         guard let found else { throw ShopError.notFound(entity: "product", id: sku) }
         return found
     }
@@ -32,7 +32,7 @@ extension ShopService {
     public func searchCatalog(query: String, limit: Int, interruption: (any ShopInterruption)?) throws -> ProductList {
         let terms = SearchTerms.words(in: query)
         let pageSize = Self.pageSize(limit, maximum: ShopLimits.maxSearchResults)
-        let found = try store.read(interruption: interruption) { transaction in
+        let found = try store.readOneStatement(interruption: interruption) { transaction in
             terms.isEmpty ? [] : try transaction.searchProducts(terms: terms, limit: pageSize)
         }
         return ProductList(items: found)

@@ -13,6 +13,14 @@ protocol ShopStore: Sendable {
     /// read (also with `.interrupted`) when it fires meanwhile. Throws only `ShopError`.
     func read<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T
 
+    /// `read` for a `body` that runs exactly one statement (one primitive read that is a single
+    /// query: a product by sku, a page of products). One statement always reads one snapshot, so a
+    /// store may run it without opening a transaction around it (SQLite: in autocommit mode, which
+    /// saves running `BEGIN` and `COMMIT`). The promise is the caller's: a body that runs two
+    /// statements here could see two snapshots. Same errors and interruption as `read`, which is
+    /// what a store that does not say otherwise runs.
+    func readOneStatement<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T
+
     /// Runs `body` atomically: all its changes are kept, or none if it throws. `completion` is
     /// called exactly once, on `callbackQueue`, after the changes are durable.
     ///
@@ -47,4 +55,8 @@ protocol ShopStore: Sendable {
 
 extension ShopStore {
     var readsAreLocal: Bool { false }
+
+    func readOneStatement<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T {
+        try read(interruption: interruption, body)
+    }
 }
