@@ -148,7 +148,7 @@ package struct JSONParser {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-                let string = allBits < 0x80 ? Self.decodeASCII(raw) : try Self.decodeUTF8(raw, at: start)
+                let string = allBits < 0x80 ? Self.envelopeString(raw) ?? Self.decodeASCII(raw) : try Self.decodeUTF8(raw, at: start)
                 index += 1
                 return string
             }
@@ -232,6 +232,21 @@ package struct JSONParser {
             index += 1
         }
         return value
+    }
+
+    /// The strings of the JSON-RPC envelope, which every message repeats ("jsonrpc", "2.0", "id",
+    /// "method", "params"), as literals: no string is built for them. Nil for any other bytes.
+    private static func envelopeString(_ raw: UnsafeRawBufferPointer) -> String? {
+        @inline(__always) func matches(_ literal: StaticString) -> Bool {
+            raw.elementsEqual(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
+        switch raw.count {
+        case 2: return matches("id") ? "id" : nil
+        case 3: return matches("2.0") ? "2.0" : nil
+        case 6: return matches("method") ? "method" : matches("params") ? "params" : nil
+        case 7: return matches("jsonrpc") ? "jsonrpc" : nil
+        default: return nil
+        }
     }
 
     /// Bytes known to be ASCII, which is always valid UTF-8, so there is nothing to validate.
