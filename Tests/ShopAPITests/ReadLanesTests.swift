@@ -86,4 +86,50 @@ final class ReadLanesTests: XCTestCase {
         XCTAssertTrue(try ShopService.open(path: ":memory:").readsAreLocal)
         XCTAssertFalse(InMemoryShopStore(products: []).readsAreLocal, "a store that does not say so is not local")
     }
+
+    /// A lane drains every read queued while it was busy, in arrival order, then goes idle again:
+    /// a later read still starts it, and with every lane idle a read may run inline once more.
+    func test_readsQueuedOnABusyLane_runInOrder_andTheLaneGoesIdleAfter() {
+        let lanes = ReadLanes(count: 1, inlineWhenIdle: true)
+        let release = DispatchSemaphore(value: 0)
+        let busyStarted = DispatchSemaphore(value: 0)
+        lanes.run {
+            busyStarted.signal()
+            release.wait()
+        }
+        busyStarted.wait()
+        let order = Locked<[Int]>([])
+        let allRan = expectation(description: "queued reads ran")
+        allRan.expectedFulfillmentCount = 100
+        for number in 0..<100 {
+            lanes.run {
+                order.withLock { $0.append(number) }
+                allRan.fulfill()
+            }
+        }
+        release.signal()
+        wait(for: [allRan], timeout: 10)  // hang guard only
+        XCTAssertEqual(order.withLock { $0 }, Array(0..<100))
+
+        let later = expectation(description: "a read after the lane went idle ran")
+        lanes.run { later.fulfill() }
+        wait(for: [later], timeout: 10)  // hang guard only
+
+        // Every lane idle again (the count is taken back right after each read, on the lane, so
+        // wait for the lane to finish its drain before asking).
+        let drained = DispatchSemaphore(value: 0)
+        lanes.run { drained.signal() }
+        drained.wait()
+        let callingThread = pthread_self()
+        var ranInline = false
+        for _ in 0..<10_000 where !ranInline {  // until the lane has taken back its count; a bound, not a timing
+            let inline = Flag()
+            InlineStart.granting {
+                lanes.run { if pthread_equal(pthread_self(), callingThread) != 0 { inline.set() } }
+            }
+            ranInline = inline.isSet
+            if !ranInline { usleep(1000) }
+        }
+        XCTAssertTrue(ranInline, "with the lane idle again, a read with the permission runs inline")
+    }
 }
