@@ -23,24 +23,26 @@ final class Call: DeadlineExpirable {
     let target: ReplyTarget
     /// How the outcome is framed in the reply: as JSON-RPC result/error, or as an MCP tool result.
     let replyStyle: ReplyStyle
-    private let onSettled: @Sendable (Call, Result<ResultJSON, RPCError>, _ sendsReply: Bool) -> Void
+    /// Delivers the reply and forgets the call (the engine); held weakly, as a closure capturing
+    /// it weakly was before, without allocating that closure per call.
+    private weak let owner: (any CallOwner)?
     private let deadlines: DeadlineScheduler
     let deadlineNanos: UInt64
     /// Its slot in the deadline scheduler's heap.
     nonisolated(unsafe) var deadlineSlot = -1  // read and written only under DeadlineScheduler's lock (a Locked, which TSan sees)
 
-    /// Creates the call; `armDeadline()` must follow at once. `onSettled` runs once, with the
-    /// winning outcome: it delivers the reply (for a call with an id) and forgets the call.
+    /// Creates the call; `armDeadline()` must follow at once. `owner.callSettled` runs once, with
+    /// the winning outcome: it delivers the reply (for a call with an id) and forgets the call.
     init(id: RequestID?, method: String, deadlineMs: Int, deadlineMessage: String?, target: ReplyTarget, replyStyle: ReplyStyle,
          progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?, deadlines: DeadlineScheduler,
-         onSettled: @escaping @Sendable (Call, Result<ResultJSON, RPCError>, _ sendsReply: Bool) -> Void) {
+         owner: any CallOwner) {
         self.id = id
         self.method = method
         self.deadlineMs = deadlineMs
         self.deadlineMessage = deadlineMessage
         self.target = target
         self.replyStyle = replyStyle
-        self.onSettled = onSettled
+        self.owner = owner
         self.deadlines = deadlines
         let start = DispatchTime.now().uptimeNanoseconds
         startNanos = start
@@ -75,7 +77,7 @@ final class Call: DeadlineExpirable {
         deadlines.remove(self)
         progress?.close()
         if case .failure = outcome { token.cancel() }
-        onSettled(self, outcome, sendsReply)
+        owner?.callSettled(self, outcome, sendsReply: sendsReply)
         return true
     }
 
@@ -104,6 +106,12 @@ final class Call: DeadlineExpirable {
         default: return .internalError(String(describing: error))
         }
     }
+}
+
+/// What a call reports to when it settles: the engine, which sends the reply and forgets the call.
+protocol CallOwner: AnyObject, Sendable {
+    /// Runs once per call, with the winning outcome, on the thread that settled it.
+    func callSettled(_ call: Call, _ outcome: Result<ResultJSON, RPCError>, sendsReply: Bool)
 }
 
 /// How a call's outcome is framed in its reply.

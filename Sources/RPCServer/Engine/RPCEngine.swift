@@ -8,7 +8,7 @@ import Dispatch
 /// Guarantees: exactly one reply per request id; a cancel never overtakes the request it names
 /// (both are handled in arrival order on the reader queue); a slow call never delays a fast one;
 /// batch replies keep request order. Thread-safe; entry points state their queue.
-package final class RPCEngine: Sendable {
+package final class RPCEngine: CallOwner {
     package let readerQueue: DispatchQueue
     package let workQueue: DispatchQueue
     package let timerQueue: DispatchQueue
@@ -329,9 +329,7 @@ package final class RPCEngine: Sendable {
 
         let call = Call(id: request.id, method: method.spec.name, deadlineMs: deadlineMs,
                         deadlineMessage: method.spec.deadlineMessage, target: target, replyStyle: replyStyle,
-                        progress: progress, deadlines: deadlines) { [weak self] call, outcome, sendsReply in
-            self?.callSettled(call, outcome, sendsReply: sendsReply)
-        }
+                        progress: progress, deadlines: deadlines, owner: self)
         let registered = inflight.withLock { table -> Bool in
             if let id = request.id {
                 // Checked on arrival, and only this queue adds ids; kept as a guard, never a trap
@@ -405,7 +403,7 @@ package final class RPCEngine: Sendable {
     /// call writes the reply itself, after the lock is released (`OutputWriter.DirectWrite`): an
     /// idle server then answers without waking the writer queue. With other calls in flight,
     /// replies go through the batching writer queue.
-    private func callSettled(_ call: Call, _ outcome: Result<ResultJSON, RPCError>, sendsReply: Bool) {
+    func callSettled(_ call: Call, _ outcome: Result<ResultJSON, RPCError>, sendsReply: Bool) {
         let body = sendsReply ? call.id.map { ReplyTarget.encode(id: $0, call.replyStyle.reply(for: outcome)) } : nil
         var directWrite: OutputWriter.DirectWrite?
         let waiters = inflight.withLock { table -> [@Sendable () -> Void] in
