@@ -13,11 +13,17 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see
 /// load that is one hop for a run of reads instead of one block copy and one `async` per read.
 /// Thread-safe.
 final class ReadLanes: Sendable {
+    /// A read as queued: in a struct, so the array stores the closure as it is (an array of bare
+    /// closures would wrap each in a reabstraction thunk, one allocation per read).
+    private struct QueuedRead {
+        let run: @Sendable () -> Void
+    }
+
     private struct State {
         /// Reads queued or running, per lane.
         var counts: [Int]
         /// Reads queued and not started, per lane, in arrival order.
-        var waiting: [[@Sendable () -> Void]]
+        var waiting: [[QueuedRead]]
         /// Whether the lane's drain is scheduled or running, per lane.
         var draining: [Bool]
     }
@@ -65,7 +71,7 @@ final class ReadLanes: Sendable {
         let scheduled = state.withLock { state -> Int? in
             let lane = state.counts.indices.min { state.counts[$0] < state.counts[$1] }!
             state.counts[lane] += 1
-            state.waiting[lane].append(read)
+            state.waiting[lane].append(QueuedRead(run: read))
             guard !state.draining[lane] else { return nil }  // its drain will find this read
             state.draining[lane] = true
             return lane
@@ -79,7 +85,7 @@ final class ReadLanes: Sendable {
     /// then marks the lane idle (under the same lock as `run` queues, so no read is left behind).
     private func drainOnLane(_ lane: Int) {
         dispatchPrecondition(condition: .onQueue(lanes[lane]))
-        var batch: [@Sendable () -> Void] = []
+        var batch: [QueuedRead] = []
         while true {
             state.withLock { state in
                 swap(&batch, &state.waiting[lane])  // the emptied batch's storage is reused for the next arrivals
@@ -87,7 +93,7 @@ final class ReadLanes: Sendable {
             }
             if batch.isEmpty { return }
             for read in batch {
-                read()
+                read.run()
                 state.withLock { $0.counts[lane] -= 1 }
             }
             batch.removeAll(keepingCapacity: true)
