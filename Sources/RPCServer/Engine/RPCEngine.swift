@@ -8,7 +8,7 @@ import Dispatch
 /// Guarantees: exactly one reply per request id; a cancel never overtakes the request it names
 /// (both are handled in arrival order on the reader queue); a slow call never delays a fast one;
 /// batch replies keep request order. Thread-safe; entry points state their queue.
-package final class RPCEngine: CallOwner {
+package final class RPCEngine: Sendable, CallOwner {
     package let readerQueue: DispatchQueue
     package let workQueue: DispatchQueue
     package let timerQueue: DispatchQueue
