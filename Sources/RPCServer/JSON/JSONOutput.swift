@@ -16,7 +16,10 @@
 ///     func write(to json: inout JSONOutput) {
 ///         json.beginObject()
 ///         json.member("greeting", greeting)
-///         json.member("languages", strings: languages)
+///         json.key("languages")
+///         json.beginArray()
+///         for language in languages { json.string(language) }
+///         json.endArray()
 ///         json.endObject()
 ///     }
 /// }
