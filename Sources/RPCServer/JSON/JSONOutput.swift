@@ -201,10 +201,12 @@ public protocol JSONWritable: JSONValueConvertible {
 }
 
 extension JSONWritable {
-    public var jsonValue: JSONValue {
+    /// The compact JSON text `write(to:)` writes; nil if it breaks the grammar.
+    package var writtenJSON: [UInt8]? {
         var output = JSONOutput()
         write(to: &output)
-        guard output.isComplete, let value = try? JSONParser.parse(output.bytes) else { return .null }
-        return value
+        return output.isComplete ? output.bytes : nil
     }
+
+    public var jsonValue: JSONValue { writtenJSON.map { ResultJSON.text($0).jsonValue } ?? .null }
 }

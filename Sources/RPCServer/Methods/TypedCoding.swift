@@ -26,12 +26,10 @@ enum TypedCoding {
         _: Writable.Type
     ) -> @Sendable (Result) throws -> ResultJSON {
         { result in
-            var output = JSONOutput()
-            (result as! Writable).write(to: &output)  // Result is Writable: a same-type cast
-            guard output.isComplete else {
+            guard let text = (result as! Writable).writtenJSON else {  // Result is Writable: a same-type cast
                 throw RPCError.internalError("\(Writable.self).write(to:) did not write exactly one JSON value")
             }
-            return .text(output.bytes)
+            return .text(text)
         }
     }
 
