@@ -64,42 +64,14 @@ public struct JSONOutput: Sendable {
 
     // MARK: - Scalars and finished values
 
-    public mutating func string(_ value: String) {
-        guard startValue() else { return }
-        JSONWriter.writeString(value, into: &bytes)
-        endValue()
-    }
-
-    public mutating func int(_ value: Int) {
-        guard startValue() else { return }
-        JSONWriter.writeInteger(Int64(value), into: &bytes)
-        endValue()
-    }
-
-    public mutating func double(_ value: Double) {
-        guard startValue() else { return }
-        JSONWriter.writeDouble(value, into: &bytes)
-        endValue()
-    }
-
-    public mutating func bool(_ value: Bool) {
-        guard startValue() else { return }
-        JSONWriter.append(value ? "true" : "false", to: &bytes)
-        endValue()
-    }
-
-    public mutating func null() {
-        guard startValue() else { return }
-        JSONWriter.append("null", to: &bytes)
-        endValue()
-    }
+    public mutating func string(_ value: String) { token { JSONWriter.writeString(value, into: &$0) } }
+    public mutating func int(_ value: Int) { token { JSONWriter.writeInteger(Int64(value), into: &$0) } }
+    public mutating func double(_ value: Double) { token { JSONWriter.writeDouble(value, into: &$0) } }
+    public mutating func bool(_ value: Bool) { token { JSONWriter.append(value ? "true" : "false", to: &$0) } }
+    public mutating func null() { token { JSONWriter.append("null", to: &$0) } }
 
     /// A finished `JSONValue`, written whole.
-    public mutating func value(_ value: JSONValue) {
-        guard startValue() else { return }
-        JSONWriter.write(value, into: &bytes)
-        endValue()
-    }
+    public mutating func value(_ value: JSONValue) { token { JSONWriter.write(value, into: &$0) } }
 
     /// A value that writes itself.
     public mutating func value<Value: JSONWritable>(_ value: Value) {
@@ -138,6 +110,13 @@ public struct JSONOutput: Sendable {
     }
 
     // MARK: - Grammar
+
+    /// One finished value (a scalar, or a `JSONValue` whole), written by `write` where the grammar allows one.
+    private mutating func token(_ write: (inout [UInt8]) -> Void) {
+        guard startValue() else { return }
+        write(&bytes)
+        endValue()
+    }
 
     /// Writes the separator a value needs here, or records a break and returns false.
     private mutating func startValue() -> Bool {

@@ -67,25 +67,22 @@ package enum JSONWriter {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     package static func writeString(_ string: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         // A native string lends its bytes as they are; only a bridged one is copied first.
-        if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
+        if string.utf8.withContiguousStorageIfAvailable({ writeQuoted($0, into: &out) }) == nil {
             var copy = string
-            copy.withUTF8 { writeEscaped($0, into: &out) }
+            copy.withUTF8 { writeQuoted($0, into: &out) }
         }
-        out.append(UInt8(ascii: "\""))
     }
 
     /// A `StaticString` (an object key of a `JSONOutput`), escaped as any string is.
     package static func writeString(_ string: StaticString, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        string.withUTF8Buffer { writeEscaped($0, into: &out) }
-        out.append(UInt8(ascii: "\""))
+        string.withUTF8Buffer { writeQuoted($0, into: &out) }
     }
 
-    /// `utf8` with the bytes that need it escaped: runs of bytes that need no escape are copied in
-    /// one append each, and most strings are one run.
-    private static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    /// `utf8` in quotes, with the bytes that need it escaped: runs of bytes that need no escape are
+    /// copied in one append each, and most strings are one run.
+    private static func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
         var runStart = 0
         var offset = 0
         while offset < utf8.count {
@@ -106,6 +103,7 @@ package enum JSONWriter {
             runStart = offset
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        out.append(UInt8(ascii: "\""))
     }
 
     /// Whether none of the eight bytes in `word` needs an escape: none is a control character
