@@ -69,28 +69,28 @@ final class SQLiteShopStore: ShopStore {
     // MARK: - ShopStore
 
     func read<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T {
-        try onReadConnection(interruption: interruption) { connection, transaction in
-            try connection.inReadTransaction { try body(transaction) }
+        try onReadConnection(interruption: interruption) { transaction in
+            try transaction.connection.inReadTransaction { try body(transaction) }
         }
     }
 
     /// Without `BEGIN`/`COMMIT`: the one statement runs in autocommit mode, where SQLite gives it
     /// a read transaction of its own (in WAL mode one snapshot, never waiting for the writer).
     func readOneStatement<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T {
-        try onReadConnection(interruption: interruption) { _, transaction in try body(transaction) }
+        try onReadConnection(interruption: interruption) { transaction in try body(transaction) }
     }
 
-    /// Runs `body` with a read connection (interrupts wired to `interruption`) and the shop's
-    /// primitives on it; every error as a `ShopError`.
+    /// Runs `body` with the shop's primitives on a read connection (interrupts wired to
+    /// `interruption`); every error as a `ShopError`.
     private func onReadConnection<T>(
-        interruption: (any ShopInterruption)?, _ body: (SQLiteConnection, SQLiteShopTransaction) throws -> T
+        interruption: (any ShopInterruption)?, _ body: (SQLiteShopTransaction) throws -> T
     ) throws(ShopError) -> T {
         do {
             if interruption?.isInterrupted == true { throw ShopError.interrupted }
             let searchMode = self.searchMode
             return try readers.withConnection(interruption: interruption) { connection in
                 try connection.withInterrupts(from: interruption) {
-                    try body(connection, SQLiteShopTransaction(connection: connection, searchMode: searchMode, interruption: interruption))
+                    try body(SQLiteShopTransaction(connection: connection, searchMode: searchMode, interruption: interruption))
                 }
             }
         } catch {
