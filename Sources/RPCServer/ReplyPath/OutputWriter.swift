@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// **Direct writes (the idle fast path).** When the server is idle, waking the writer queue for one
 /// reply costs more than the reply: a context switch on each side. So a thread may write a reply
-/// itself (`submitWritingIfIdle`, and the reader's end of a burst, `endReaderBurst`), but
+/// itself (`submitWritingIfIdle`, and the end of a `ReplyBurst`, such as the reader's), but
 /// only when the writer is idle *and* nothing else is pending, and only into a descriptor whose
 /// `write` cannot block (a pipe with room for the bytes, a regular file; see `DirectOutput`). It
 /// is safe because writing is *owned*: `busy` is set under the lock by whoever takes the pending
@@ -49,9 +49,9 @@ package final class OutputWriter: Sendable {
         var busy = false
         /// Bytes handed to `write` and not yet written.
         var writing = 0
-        /// The thread running a reader burst (`beginReaderBurst`): its own submits only
-        /// append, and its `endReaderBurst` decides how they go out.
-        var burstThread: pthread_t?
+        /// Threads with an open `ReplyBurst` that this writer holds replies for: their own
+        /// submits only append, and each burst's end decides how they go out.
+        var openBursts = 0
         var backlogWaiters: [@Sendable () -> Void] = []
     }
 
@@ -100,13 +100,17 @@ package final class OutputWriter: Sendable {
         queue.async { self.wakeBacklogWaitersIfRoom() }
     }
 
+    /// Pending bytes at which a burst's replies stop being held (`ReplyBurst`): the writer queue
+    /// takes them at once, so a long burst neither delays its first replies nor grows the buffer.
+    package static let maxHeldBytes = 32 * 1024
+
     /// Frames `body` and appends it to the pending output; schedules a flush if none is (unless the
-    /// caller is running a reader burst, which ends with `endReaderBurst`). Never writes on
-    /// the caller's thread, so it may be called under any lock. Any thread.
+    /// caller's open `ReplyBurst` holds it). Never writes on the caller's thread, so it may be
+    /// called under any lock. Any thread.
     package func submit(_ body: [UInt8]) {
         let schedule = pending.withLock { state -> Bool in
             guard appendLocked(body, to: &state) else { return false }
-            if let burst = state.burstThread, pthread_equal(burst, pthread_self()) != 0 { return false }
+            if heldForBurstLocked(&state) { return false }
             return scheduleFlushLocked(&state)
         }
         if schedule { queue.async { self.flushOnWriterQueue() } }
@@ -115,7 +119,7 @@ package final class OutputWriter: Sendable {
     /// Like `submit`, but if the writer is idle and nothing else is pending, the caller becomes the
     /// writer: it gets the frame back as a `DirectWrite` and must `perform()` it, after
     /// releasing any lock it holds. Otherwise (load, a burst, an output that could block) the frame
-    /// goes to the batching writer queue and nil is returned; on the thread of an open burst it
+    /// goes to the batching writer queue and nil is returned; on a thread with an open burst it
     /// is held for the burst's end, as `submit` holds it. Any thread.
     func submitWritingIfIdle(_ body: [UInt8]) -> DirectWrite? {
         guard let direct else {
@@ -126,9 +130,9 @@ package final class OutputWriter: Sendable {
         let schedule = pending.withLock { state -> Bool in
             let wasEmpty = state.bytes.isEmpty
             guard appendLocked(body, to: &state) else { return false }
-            // Settled on the reader in its own burst (a call started inline): held like `submit`'s.
-            if let burst = state.burstThread, pthread_equal(burst, pthread_self()) != 0 { return false }
-            if wasEmpty, state.burstThread == nil, let taken = takeIfIdleLocked(&state, direct) {
+            // Settled inside a burst (a read lane's, or a call the reader started inline): held like `submit`'s.
+            if heldForBurstLocked(&state) { return false }
+            if wasEmpty, state.openBursts == 0, let taken = takeIfIdleLocked(&state, direct) {
                 batch = taken
                 return false
             }
@@ -138,23 +142,36 @@ package final class OutputWriter: Sendable {
         return batch.map { DirectWrite(writer: self, batch: $0) }
     }
 
-    // MARK: - Reader bursts
+    // MARK: - Bursts
 
-    /// Starts a burst on the calling thread (the reader, taking one chunk of input): until
-    /// `endReaderBurst`, this thread's submits only append, so the burst's replies go out
-    /// together. Other threads' submits are not held. Call from the reader (the connection calls
-    /// it on the reader queue); one burst at a time, ended on the same thread.
+    /// Opens the reader's burst for a chunk of input: a `ReplyBurst` on the calling thread. Pair
+    /// with `endReaderBurst` on the same thread.
     func beginReaderBurst() {
-        pending.withLock { $0.burstThread = pthread_self() }
+        ReplyBurst.begin()
     }
 
-    /// Ends the burst. With `writeIfIdle` (the reader has nothing else to do: no more input is
-    /// waiting), and if the writer is idle and the output has room, this thread writes what is
-    /// pending itself; otherwise the writer queue does. Call on the thread that began the burst.
+    /// Ends the reader's burst. With `writeIfIdle` (the reader has nothing else to do: no more
+    /// input is waiting), and if the writer is idle and the output has room, this thread writes
+    /// what is pending itself; otherwise the writer queue does.
     func endReaderBurst(writeIfIdle: Bool) {
+        ReplyBurst.end(writeIfIdle: writeIfIdle)
+    }
+
+    /// Whether a reply just appended is held for the calling thread's open burst (joining it the
+    /// first time): only while the pending bytes are below `maxHeldBytes`. Call under the lock.
+    private func heldForBurstLocked(_ state: inout Pending) -> Bool {
+        guard let burst = ThreadBurst.open else { return false }
+        if burst.join(self) { state.openBursts += 1 }
+        return state.bytes.count < Self.maxHeldBytes
+    }
+
+    /// The end of a burst this writer held replies for (`ReplyBurst.end`, on the burst's thread,
+    /// with no lock held): write what is pending here if `writeIfIdle` and the writer is idle and
+    /// the output has room, else schedule a flush.
+    func endBurst(writeIfIdle: Bool) {
         var batch: [UInt8]?
         let schedule = pending.withLock { state -> Bool in
-            state.burstThread = nil
+            state.openBursts -= 1
             guard !state.closed, !state.bytes.isEmpty else { return false }
             if writeIfIdle, let direct, let taken = takeIfIdleLocked(&state, direct) {
                 batch = taken

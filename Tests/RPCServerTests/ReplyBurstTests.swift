@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+import XCTest
+@testable import RPCServer
+
+/// `ReplyBurst`: replies settled on one thread inside a burst are held and leave together at its
+/// end; nested bursts join the outer one; other threads' replies are not held; a burst never holds
+/// more than `OutputWriter.maxHeldBytes`. The output is a temporary file (which direct writes may
+/// always use), read back after each step; `writer.queue.sync {}` lets any scheduled flush run
+/// first, so "not written yet" is a fact, not a race.
+final class ReplyBurstTests: XCTestCase {
+    private var path = ""
+    private var fd: Int32 = -1
+
+    override func setUp() {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("burst-\(UUID().uuidString)").path
+        fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+    }
+
+    override func tearDown() {
+        close(fd)
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    private func written() throws -> String {
+        try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    private func makeWriter() -> OutputWriter {
+        OutputWriter(output: FileDescriptorOutput(fd: fd)) { XCTFail("output closed") }
+    }
+
+    func test_repliesInABurst_areHeldUntilItEnds_thenWrittenInOrder() throws {
+        let writer = makeWriter()
+        let result = try ReplyBurst.run {
+            writer.submit(Array(#"{"id":1}"#.utf8))
+            XCTAssertNil(writer.submitWritingIfIdle(Array(#"{"id":2}"#.utf8)), "held, not handed to the caller")
+            writer.queue.sync {}  // a flush, had one been scheduled, would have run by now
+            XCTAssertEqual(try written(), "")
+            return 42
+        }
+        XCTAssertEqual(result, 42, "run returns its body's result")
+        XCTAssertEqual(try written(), "{\"id\":1}\n{\"id\":2}\n")
+        XCTAssertEqual(writer.backlogBytes, 0)
+    }
+
+    func test_nestedBursts_joinTheOuterOne_onlyItsEndWrites() throws {
+        let writer = makeWriter()
+        ReplyBurst.run {
+            ReplyBurst.run { writer.submit(Array(#"{"id":1}"#.utf8)) }
+            writer.queue.sync {}
+            XCTAssertEqual(try? written(), "", "the inner end does not write")
+            writer.submit(Array(#"{"id":2}"#.utf8))
+        }
+        XCTAssertEqual(try written(), "{\"id\":1}\n{\"id\":2}\n")
+    }
+
+    func test_anotherThreadsReply_isNotHeldByThisThreadsBurst() throws {
+        let writer = makeWriter()
+        try ReplyBurst.run {
+            let submitted = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {  // surely another thread (a `sync` may run its block on this one)
+                writer.submit(Array(#"{"id":"other"}"#.utf8))
+                submitted.signal()
+            }
+            submitted.wait()
+            writer.queue.sync {}
+            XCTAssertEqual(try written(), "{\"id\":\"other\"}\n", "written by the writer queue while the burst is open")
+            writer.submit(Array(#"{"id":"mine"}"#.utf8))
+            writer.queue.sync {}
+            XCTAssertEqual(try written(), "{\"id\":\"other\"}\n")
+        }
+        XCTAssertEqual(try written(), "{\"id\":\"other\"}\n{\"id\":\"mine\"}\n")
+    }
+
+    func test_aBurstHoldsAtMostMaxHeldBytes_thenTheWriterQueueTakesThem() throws {
+        let writer = makeWriter()
+        let body = Array(#"{"id":1,"result":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: 1000) + Array(#""}"#.utf8)
+        let frames = OutputWriter.maxHeldBytes / (body.count + 1) + 2
+        try ReplyBurst.run {
+            for _ in 0..<frames { writer.submit(body) }
+            writer.queue.sync {}
+            let beforeEnd = try written()
+            XCTAssertGreaterThanOrEqual(beforeEnd.utf8.count, OutputWriter.maxHeldBytes, "the writer queue took them before the end")
+            XCTAssertTrue(beforeEnd.hasSuffix("\n"), "whole frames only")
+        }
+        writer.queue.sync {}
+        XCTAssertEqual(try written().split(separator: "\n").count, frames)
+        XCTAssertEqual(writer.backlogBytes, 0)
+    }
+
+    /// The reader's burst is a `ReplyBurst`: a read lane's burst on the same thread would join it.
+    func test_readerBurst_isAReplyBurstOnTheCallingThread() throws {
+        let writer = makeWriter()
+        writer.beginReaderBurst()
+        ReplyBurst.run { writer.submit(Array(#"{"id":1}"#.utf8)) }
+        writer.queue.sync {}
+        XCTAssertEqual(try written(), "", "still held: the reader's burst is open")
+        writer.endReaderBurst(writeIfIdle: true)
+        XCTAssertEqual(try written(), "{\"id\":1}\n")
+    }
+}
