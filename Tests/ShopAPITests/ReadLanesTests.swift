@@ -132,4 +132,68 @@ final class ReadLanesTests: XCTestCase {
         }
         XCTAssertTrue(ranInline, "with the lane idle again, a read with the permission runs inline")
     }
+
+    /// Reads wait in one list, not behind a lane: with one lane held by a read that does not
+    /// finish, every read queued after it still runs (on the other lane), in arrival order.
+    func test_aBlockedLane_holdsUpNoQueuedRead_theOthersRunInArrivalOrder() {
+        let lanes = ReadLanes(count: 2, inlineWhenIdle: false)
+        let release = DispatchSemaphore(value: 0)
+        let blockedStarted = DispatchSemaphore(value: 0)
+        lanes.run {
+            blockedStarted.signal()
+            release.wait()
+        }
+        blockedStarted.wait()
+        let order = Locked<[Int]>([])
+        let allRan = expectation(description: "queued reads ran while the first lane is blocked")
+        allRan.expectedFulfillmentCount = 50
+        for number in 0..<50 {
+            lanes.run {
+                order.withLock { $0.append(number) }
+                allRan.fulfill()
+            }
+        }
+        wait(for: [allRan], timeout: 10)  // hang guard only: with per-lane lists, half waited for `release`
+        XCTAssertEqual(order.withLock { $0 }, Array(0..<50))
+        release.signal()
+    }
+
+    /// No more reads run at once than there are lanes (connections), however many are queued,
+    /// and an inline read holds one of them.
+    func test_readsRunningAtOnce_neverExceedTheLaneCount() {
+        let lanes = ReadLanes(count: 3, inlineWhenIdle: true)
+        let running = Locked((now: 0, most: 0))
+        let allRan = expectation(description: "reads ran")
+        allRan.expectedFulfillmentCount = 301
+        let read: @Sendable () -> Void = {
+            running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            usleep(200)  // long enough for the lanes to overlap; the bound holds at any speed
+            running.withLock { $0.now -= 1 }
+            allRan.fulfill()
+        }
+        InlineStart.granting {
+            lanes.run {  // runs inline, holding a connection while the others are queued
+                running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                for _ in 0..<300 { lanes.run(read) }
+                usleep(2000)
+                running.withLock { $0.now -= 1 }
+                allRan.fulfill()
+            }
+        }
+        wait(for: [allRan], timeout: 30)  // hang guard only
+        XCTAssertLessThanOrEqual(running.withLock { $0.most }, 3)
+    }
+
+    /// A lane runs its reads inside a `ReplyBurst`, so the replies they settle leave together.
+    func test_aReadOnALane_runsInsideAReplyBurst() {
+        let lanes = ReadLanes(count: 1, inlineWhenIdle: false)
+        let inBurst = Flag()
+        let ran = expectation(description: "read ran")
+        lanes.run {
+            if ThreadBurst.open != nil { inBurst.set() }
+            ran.fulfill()
+        }
+        wait(for: [ran], timeout: 10)  // hang guard only
+        XCTAssertTrue(inBurst.isSet)
+    }
 }
