@@ -4,8 +4,7 @@ import XCTest
 @testable import RPCServer
 
 /// `ReplyBurst`: replies settled on one thread inside a burst are held and leave together at its
-/// end; nested bursts join the outer one; other threads' replies are not held; a burst never holds
-/// more than `OutputWriter.maxHeldBytes`. The output is a temporary file (which direct writes may
+/// end; nested bursts join the outer one; other threads' replies are not held. The output is a temporary file (which direct writes may
 /// always use), read back after each step; `writer.queue.sync {}` lets any scheduled flush run
 /// first, so "not written yet" is a fact, not a race.
 final class ReplyBurstTests: XCTestCase {
@@ -71,22 +70,6 @@ final class ReplyBurstTests: XCTestCase {
             XCTAssertEqual(try written(), "{\"id\":\"other\"}\n")
         }
         XCTAssertEqual(try written(), "{\"id\":\"other\"}\n{\"id\":\"mine\"}\n")
-    }
-
-    func test_aBurstHoldsAtMostMaxHeldBytes_thenTheWriterQueueTakesThem() throws {
-        let writer = makeWriter()
-        let body = Array(#"{"id":1,"result":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: 1000) + Array(#""}"#.utf8)
-        let frames = OutputWriter.maxHeldBytes / (body.count + 1) + 2
-        try ReplyBurst.run {
-            for _ in 0..<frames { writer.submit(body) }
-            writer.queue.sync {}
-            let beforeEnd = try written()
-            XCTAssertGreaterThanOrEqual(beforeEnd.utf8.count, OutputWriter.maxHeldBytes, "the writer queue took them before the end")
-            XCTAssertTrue(beforeEnd.hasSuffix("\n"), "whole frames only")
-        }
-        writer.queue.sync {}
-        XCTAssertEqual(try written().split(separator: "\n").count, frames)
-        XCTAssertEqual(writer.backlogBytes, 0)
     }
 
     /// The reader's burst is a `ReplyBurst`: a read lane's burst on the same thread would join it.

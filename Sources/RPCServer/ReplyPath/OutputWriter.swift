@@ -100,10 +100,6 @@ package final class OutputWriter: Sendable {
         queue.async { self.wakeBacklogWaitersIfRoom() }
     }
 
-    /// Pending bytes at which a burst's replies stop being held (`ReplyBurst`): the writer queue
-    /// takes them at once, so a long burst neither delays its first replies nor grows the buffer.
-    package static let maxHeldBytes = 32 * 1024
-
     /// Frames `body` and appends it to the pending output; schedules a flush if none is (unless the
     /// caller's open `ReplyBurst` holds it). Never writes on the caller's thread, so it may be
     /// called under any lock. Any thread.
@@ -158,11 +154,11 @@ package final class OutputWriter: Sendable {
     }
 
     /// Whether a reply just appended is held for the calling thread's open burst (joining it the
-    /// first time): only while the pending bytes are below `maxHeldBytes`. Call under the lock.
+    /// first time). Call under the lock.
     private func heldForBurstLocked(_ state: inout Pending) -> Bool {
         guard let burst = ThreadBurst.open else { return false }
         if burst.join(self) { state.openBursts += 1 }
-        return state.bytes.count < Self.maxHeldBytes
+        return true
     }
 
     /// The end of a burst this writer held replies for (`ReplyBurst.end`, on the burst's thread,

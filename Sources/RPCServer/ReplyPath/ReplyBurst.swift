@@ -16,9 +16,10 @@ import Darwin
 ///
 /// Guarantees: holding changes when replies are written, never their bytes or their order; each
 /// reply still leaves exactly once, as a whole frame. A reply is held at most until its burst
-/// ends, and less if the output's pending bytes reach `OutputWriter.maxHeldBytes` (then the
-/// writer queue takes them at once) or if the writer is already writing (it takes what is
-/// pending when it finishes). Replies settled on other threads are never held.
+/// ends, and less if the writer is busy meanwhile (it takes everything pending when it finishes
+/// a write). Replies settled on other threads are never held. A burst holds everything it
+/// settles, so keep it to work whose replies should go together: the reader's is one chunk of
+/// input (≤ 64 KiB), the shop's read lanes' at most 16 reads.
 ///
 /// Thread-confined: a burst belongs to the thread that opened it (a thread-specific slot); bursts
 /// opened while one is open join it, and only the outermost end writes. Call `run` holding no
