@@ -104,9 +104,10 @@ package final class OutputWriter: Sendable {
     /// caller's open `ReplyBurst` holds it). Never writes on the caller's thread, so it may be
     /// called under any lock. Any thread.
     package func submit(_ body: [UInt8]) {
+        let burst = ThreadBurst.open  // this thread's own: looked up before the lock, not under it
         let schedule = pending.withLock { state -> Bool in
             guard appendLocked(body, to: &state) else { return false }
-            if heldForBurstLocked(&state) { return false }
+            if held(for: burst, &state) { return false }
             return scheduleFlushLocked(&state)
         }
         if schedule { queue.async { self.flushOnWriterQueue() } }
@@ -123,11 +124,12 @@ package final class OutputWriter: Sendable {
             return nil
         }
         var batch: [UInt8]?
+        let burst = ThreadBurst.open
         let schedule = pending.withLock { state -> Bool in
             let wasEmpty = state.bytes.isEmpty
             guard appendLocked(body, to: &state) else { return false }
             // Settled inside a burst (a read lane's, or a call the reader started inline): held like `submit`'s.
-            if heldForBurstLocked(&state) { return false }
+            if held(for: burst, &state) { return false }
             if wasEmpty, state.openBursts == 0, let taken = takeIfIdleLocked(&state, direct) {
                 batch = taken
                 return false
@@ -153,10 +155,10 @@ package final class OutputWriter: Sendable {
         ReplyBurst.end(writeIfIdle: writeIfIdle)
     }
 
-    /// Whether a reply just appended is held for the calling thread's open burst (joining it the
-    /// first time). Call under the lock.
-    private func heldForBurstLocked(_ state: inout Pending) -> Bool {
-        guard let burst = ThreadBurst.open else { return false }
+    /// Whether a reply just appended is held for `burst`, the calling thread's open burst if any
+    /// (joining it the first time). Call under the lock.
+    private func held(for burst: ThreadBurst?, _ state: inout Pending) -> Bool {
+        guard let burst else { return false }
         if burst.join(self) { state.openBursts += 1 }
         return true
     }

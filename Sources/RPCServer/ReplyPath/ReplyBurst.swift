@@ -11,8 +11,8 @@ import Darwin
 /// the calling thread are appended to the output in order but held: when `run` returns, this
 /// thread writes them itself in one `write` if the writer is idle and the output can take them
 /// without blocking (`DirectOutput`), or else hands them to the writer queue. The reader runs
-/// each chunk of input it took while idle as a burst, and `ShopAPI`'s read lanes run up to a
-/// handful of reads in a row as one.
+/// each chunk of input it took while idle as a burst, and `ShopAPI`'s read lanes run up to 16
+/// reads in a row as one.
 ///
 /// Guarantees: holding changes when replies are written, never their bytes or their order; each
 /// reply still leaves exactly once, as a whole frame. A reply is held at most until its burst
