@@ -106,18 +106,18 @@ final class ReadLanes: Sendable {
     ///   once whichever thread settles it; its reply is held in the reader's burst and written at
     ///   the burst's end, under the writer's back-pressure rules.
     func run(_ read: @escaping @Sendable () -> Void) {
+        let lane: Int?
         if inlineWhenIdle, InlineStart.take(), claimIfAllIdle() {
             read()
-            let lane = state.withLock { state -> Int? in
+            lane = state.withLock { state in
                 state.inlineReads -= 1
+                return state.laneToStart()  // for a read queued while this one held a connection
+            }
+        } else {
+            lane = state.withLock { state in
+                state.waiting.append(QueuedRead(run: read))
                 return state.laneToStart()
             }
-            if let lane { lanes[lane].async { self.drainOnLane(lane) } }
-            return
-        }
-        let lane = state.withLock { state -> Int? in
-            state.waiting.append(QueuedRead(run: read))
-            return state.laneToStart()
         }
         if let lane { lanes[lane].async { self.drainOnLane(lane) } }
     }
