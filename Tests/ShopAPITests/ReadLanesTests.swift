@@ -91,22 +91,8 @@ final class ReadLanesTests: XCTestCase {
     /// a later read still starts it, and with every lane idle a read may run inline once more.
     func test_readsQueuedOnABusyLane_runInOrder_andTheLaneGoesIdleAfter() {
         let lanes = ReadLanes(count: 1, inlineWhenIdle: true)
-        let release = DispatchSemaphore(value: 0)
-        let busyStarted = DispatchSemaphore(value: 0)
-        lanes.run {
-            busyStarted.signal()
-            release.wait()
-        }
-        busyStarted.wait()
-        let order = Locked<[Int]>([])
-        let allRan = expectation(description: "queued reads ran")
-        allRan.expectedFulfillmentCount = 100
-        for number in 0..<100 {
-            lanes.run {
-                order.withLock { $0.append(number) }
-                allRan.fulfill()
-            }
-        }
+        let release = occupyALane(of: lanes)
+        let (order, allRan) = queueNumberedReads(100, on: lanes, "queued reads ran")
         release.signal()
         wait(for: [allRan], timeout: 10)  // hang guard only
         XCTAssertEqual(order.withLock { $0 }, Array(0..<100))
@@ -137,22 +123,8 @@ final class ReadLanesTests: XCTestCase {
     /// finish, every read queued after it still runs (on the other lane), in arrival order.
     func test_aBlockedLane_holdsUpNoQueuedRead_theOthersRunInArrivalOrder() {
         let lanes = ReadLanes(count: 2, inlineWhenIdle: false)
-        let release = DispatchSemaphore(value: 0)
-        let blockedStarted = DispatchSemaphore(value: 0)
-        lanes.run {
-            blockedStarted.signal()
-            release.wait()
-        }
-        blockedStarted.wait()
-        let order = Locked<[Int]>([])
-        let allRan = expectation(description: "queued reads ran while the first lane is blocked")
-        allRan.expectedFulfillmentCount = 50
-        for number in 0..<50 {
-            lanes.run {
-                order.withLock { $0.append(number) }
-                allRan.fulfill()
-            }
-        }
+        let release = occupyALane(of: lanes)
+        let (order, allRan) = queueNumberedReads(50, on: lanes, "queued reads ran while the first lane is blocked")
         wait(for: [allRan], timeout: 10)  // hang guard only: with per-lane lists, half waited for `release`
         XCTAssertEqual(order.withLock { $0 }, Array(0..<50))
         release.signal()
@@ -195,5 +167,34 @@ final class ReadLanesTests: XCTestCase {
         }
         wait(for: [ran], timeout: 10)  // hang guard only
         XCTAssertTrue(inBurst.isSet)
+    }
+
+    /// Starts a read that holds its lane until the returned semaphore is signalled; returns once
+    /// that read is running.
+    private func occupyALane(of lanes: ReadLanes) -> DispatchSemaphore {
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        lanes.run {
+            started.signal()
+            release.wait()
+        }
+        started.wait()
+        return release
+    }
+
+    /// Queues reads numbered 0..<count, each appending its number to `order` as it runs and
+    /// fulfilling `allRan` once.
+    private func queueNumberedReads(_ count: Int, on lanes: ReadLanes, _ description: String)
+        -> (order: Locked<[Int]>, allRan: XCTestExpectation) {
+        let order = Locked<[Int]>([])
+        let allRan = expectation(description: description)
+        allRan.expectedFulfillmentCount = count
+        for number in 0..<count {
+            lanes.run {
+                order.withLock { $0.append(number) }
+                allRan.fulfill()
+            }
+        }
+        return (order, allRan)
     }
 }
