@@ -16,7 +16,8 @@ protocol DeadlineExpirable: AnyObject, Sendable {
 /// timer armed for the earliest. Adding and removing are O(log n) under a lock and touch no
 /// dispatch source unless the earliest deadline moves earlier, so thousands of calls in flight
 /// cost no kernel timers and a finished call leaves nothing behind. Expiry runs on `queue` (the
-/// timer queue), within the timer's 1 ms leeway of the deadline. Thread-safe.
+/// timer queue), within the timer's 1 ms leeway of the deadline; items due together expire in
+/// `ReplyBurst`s of `expiriesPerBurst`, so their replies leave together. Thread-safe.
 final class DeadlineScheduler: Sendable {
     /// A pending item with its deadline beside it, so the heap compares plain integers: no
     /// dynamic call and no retain of the item per comparison (a pipelined client keeps a
@@ -88,8 +89,16 @@ final class DeadlineScheduler: Sendable {
             return due
         }
         armOnTimerQueue()
-        for item in due { item.deadlinePassed() }
+        for start in stride(from: 0, to: due.count, by: Self.expiriesPerBurst) {
+            ReplyBurst.run {
+                for item in due[start..<min(start + Self.expiriesPerBurst, due.count)] { item.deadlinePassed() }
+            }
+        }
     }
+
+    /// Deadlines that pass together are settled in runs of this many, each run a `ReplyBurst`:
+    /// a thousand calls timing out at once leave in a few writes, not one writer wake-up each.
+    static let expiriesPerBurst = 64
 
     private func armOnTimerQueue() {
         dispatchPrecondition(condition: .onQueue(queue))

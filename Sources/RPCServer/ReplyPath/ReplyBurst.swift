@@ -11,15 +11,17 @@ import Darwin
 /// the calling thread are appended to the output in order but held: when `run` returns, this
 /// thread writes them itself in one `write` if the writer is idle and the output can take them
 /// without blocking (`DirectOutput`), or else hands them to the writer queue. The reader runs
-/// each chunk of input it took while idle as a burst, and `ShopAPI`'s read lanes run up to 16
-/// reads in a row as one.
+/// each chunk of input it took while idle as a burst, the deadline timer settles calls whose
+/// deadlines pass together in bursts of 64, and `ShopAPI`'s read lanes run up to 16 reads in a
+/// row as one.
 ///
 /// Guarantees: holding changes when replies are written, never their bytes or their order; each
 /// reply still leaves exactly once, as a whole frame. A reply is held at most until its burst
 /// ends, and less if the writer is busy meanwhile (it takes everything pending when it finishes
 /// a write). Replies settled on other threads are never held. A burst holds everything it
 /// settles, so keep it to work whose replies should go together: the reader's is one chunk of
-/// input (≤ 64 KiB), the shop's read lanes' at most 16 reads.
+/// input (≤ 64 KiB), the deadline timer's at most 64 timeouts, the shop's read lanes' at most 16
+/// reads.
 ///
 /// Thread-confined: a burst belongs to the thread that opened it (a thread-specific slot); bursts
 /// opened while one is open join it, and only the outermost end writes. Call `run` holding no
