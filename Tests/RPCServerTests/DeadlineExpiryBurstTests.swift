@@ -8,30 +8,13 @@ import XCTest
 /// writer wake-up each. The output is a temporary file (which the end of a burst writes at once);
 /// each expiry counts the lines already written before it submits its own reply.
 final class DeadlineExpiryBurstTests: XCTestCase {
-    final class Expiry: DeadlineExpirable, @unchecked Sendable {
-        let deadlineNanos: UInt64
-        var deadlineSlot = -1
-        let onPass: @Sendable () -> Void
-
-        init(deadlineNanos: UInt64, onPass: @escaping @Sendable () -> Void) {
-            self.deadlineNanos = deadlineNanos
-            self.onPass = onPass
-        }
-
-        func deadlinePassed() { onPass() }
-    }
-
     func test_deadlinesPassingTogether_settleInBurstsOfAtMostExpiriesPerBurst() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("expiry-\(UUID().uuidString)").path
-        let fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        defer {
-            close(fd)
-            try? FileManager.default.removeItem(atPath: path)
-        }
-        let writer = OutputWriter(output: FileDescriptorOutput(fd: fd)) { XCTFail("output closed") }
+        let output = TemporaryOutputFile(prefix: "expiry")
+        defer { output.remove() }
+        let writer = output.makeWriter()
         let linesWritten: @Sendable () -> Int = {
             writer.queue.sync {}  // a flush, had one been scheduled, would have run by now
-            return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").count
+            return ((try? output.text()) ?? "").split(separator: "\n").count
         }
 
         let queue = DispatchQueue(label: "test.timer")
@@ -41,9 +24,8 @@ final class DeadlineExpiryBurstTests: XCTestCase {
         let inBurst = Locked<[Bool]>([])
         let done = expectation(description: "all passed")
         done.expectedFulfillmentCount = count
-        let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000
         let expiries = (0..<count).map { index in
-            Expiry(deadlineNanos: deadline) {
+            DeadlineSchedulerTests.Box(inMilliseconds: 1) {
                 seenBefore.withLock { $0.append(linesWritten()) }
                 inBurst.withLock { $0.append(ThreadBurst.open != nil) }
                 writer.submit(Array(#"{"id":\#(index)}"#.utf8))
@@ -62,7 +44,7 @@ final class DeadlineExpiryBurstTests: XCTestCase {
         XCTAssertEqual(seenBefore.withLock { $0 }, (0..<count).map { $0 / perBurst * perBurst },
                        "each run's replies are written when it ends, before the next run starts")
         XCTAssertEqual(inBurst.withLock { $0 }, Array(repeating: true, count: count))
-        let ids = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let ids = try output.text().split(separator: "\n")
         XCTAssertEqual(ids.count, count)
         XCTAssertEqual(Set(ids).count, count, "each reply once")
         XCTAssertEqual(writer.backlogBytes, 0)

@@ -29,19 +29,15 @@ final class InlineStartTests: XCTestCase {
     }
 
     func test_readerBurst_submitWritingIfIdleOnTheBurstThread_isHeldUntilTheBurstEnds() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("inline-\(UUID().uuidString)").path
-        let fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        defer {
-            close(fd)
-            try? FileManager.default.removeItem(atPath: path)
-        }
-        let writer = OutputWriter(output: FileDescriptorOutput(fd: fd)) { XCTFail("output closed") }
+        let output = TemporaryOutputFile(prefix: "inline")
+        defer { output.remove() }
+        let writer = output.makeWriter()
         writer.beginReaderBurst()
         writer.submit(Array(#"{"id":1}"#.utf8))
         XCTAssertNil(writer.submitWritingIfIdle(Array(#"{"id":2}"#.utf8)), "held, not handed to the caller")
         writer.queue.sync {}  // a flush, had one been scheduled, would have run by now
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "")
+        XCTAssertEqual(try output.text(), "")
         writer.endReaderBurst(writeIfIdle: true)
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"id\":1}\n{\"id\":2}\n")
+        XCTAssertEqual(try output.text(), "{\"id\":1}\n{\"id\":2}\n")
     }
 }

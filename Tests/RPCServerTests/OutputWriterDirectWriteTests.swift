@@ -8,24 +8,21 @@ import XCTest
 /// batching writer queue. The output is a real descriptor (a temporary file, which direct writes
 /// may always use).
 final class OutputWriterDirectWriteTests: XCTestCase {
-    private var path = ""
-    private var fd: Int32 = -1
+    private var output: TemporaryOutputFile!
 
     override func setUp() {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("direct-\(UUID().uuidString)").path
-        fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        output = TemporaryOutputFile(prefix: "direct")
     }
 
     override func tearDown() {
-        close(fd)
-        try? FileManager.default.removeItem(atPath: path)
+        output.remove()
     }
 
     func test_concurrentDirectAndQueuedSubmits_everyFrameWholeOnce_inTraceOrder() throws {
-        let tracePath = path + ".trace"
+        let tracePath = output.path + ".trace"
         defer { try? FileManager.default.removeItem(atPath: tracePath) }
         let tracer = try Tracer(path: tracePath)
-        let writer = OutputWriter(output: FileDescriptorOutput(fd: fd), tracer: tracer) { XCTFail("output closed") }
+        let writer = output.makeWriter(tracer: tracer)
         writer.setFraming(.ndjson)
         let threads = 8
         let perThread = 500
@@ -42,7 +39,7 @@ final class OutputWriterDirectWriteTests: XCTestCase {
         writer.queue.sync { writer.flushOnWriterQueue() }
         tracer.flush()
 
-        let wire = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let wire = try output.text().split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertEqual(wire.last, "", "the output ends with a whole frame")
         let frames = wire.dropLast()
         XCTAssertEqual(frames.count, threads * perThread)
@@ -56,37 +53,37 @@ final class OutputWriterDirectWriteTests: XCTestCase {
     }
 
     func test_idleWriter_submitWritingIfIdle_handsTheFrameToTheCaller() throws {
-        let writer = OutputWriter(output: FileDescriptorOutput(fd: fd)) { XCTFail("output closed") }
+        let writer = output.makeWriter()
         let direct = try XCTUnwrap(writer.submitWritingIfIdle(Array(#"{"id":1}"#.utf8)))
         XCTAssertEqual(writer.backlogBytes, 9, "taken, not yet written")
         // While the caller owns the output, other replies only queue behind it.
         XCTAssertNil(writer.submitWritingIfIdle(Array(#"{"id":2}"#.utf8)))
         direct.perform()
         writer.queue.sync { writer.flushOnWriterQueue() }
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"id\":1}\n{\"id\":2}\n")
+        XCTAssertEqual(try output.text(), "{\"id\":1}\n{\"id\":2}\n")
         XCTAssertEqual(writer.backlogBytes, 0)
     }
 
     func test_readerBurst_holdsItsRepliesUntilItEnds_thenWritesThemTogether() throws {
-        let writer = OutputWriter(output: FileDescriptorOutput(fd: fd)) { XCTFail("output closed") }
+        let writer = output.makeWriter()
         writer.beginReaderBurst()
         writer.submit(Array(#"{"id":1}"#.utf8))
         writer.submit(Array(#"{"id":2}"#.utf8))
         writer.queue.sync {}  // a flush, had one been scheduled, would have run by now
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "")
+        XCTAssertEqual(try output.text(), "")
         XCTAssertEqual(writer.backlogBytes, 18)
         writer.endReaderBurst(writeIfIdle: true)
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"id\":1}\n{\"id\":2}\n")
+        XCTAssertEqual(try output.text(), "{\"id\":1}\n{\"id\":2}\n")
         XCTAssertEqual(writer.backlogBytes, 0)
     }
 
     func test_readerBurst_endedWithoutWriteIfIdle_isWrittenByTheWriterQueue() throws {
-        let writer = OutputWriter(output: FileDescriptorOutput(fd: fd)) { XCTFail("output closed") }
+        let writer = output.makeWriter()
         writer.beginReaderBurst()
         writer.submit(Array(#"{"id":1}"#.utf8))
         writer.endReaderBurst(writeIfIdle: false)
         writer.queue.sync {}
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"id\":1}\n")
+        XCTAssertEqual(try output.text(), "{\"id\":1}\n")
     }
 
     func test_pipeWithoutRoom_directWriteDeclined_replyWrittenByTheWriterQueueOnceRead() throws {

@@ -8,25 +8,22 @@ import XCTest
 /// always use), read back after each step; `writer.queue.sync {}` lets any scheduled flush run
 /// first, so "not written yet" is a fact, not a race.
 final class ReplyBurstTests: XCTestCase {
-    private var path = ""
-    private var fd: Int32 = -1
+    private var output: TemporaryOutputFile!
 
     override func setUp() {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("burst-\(UUID().uuidString)").path
-        fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        output = TemporaryOutputFile(prefix: "burst")
     }
 
     override func tearDown() {
-        close(fd)
-        try? FileManager.default.removeItem(atPath: path)
+        output.remove()
     }
 
     private func written() throws -> String {
-        try String(contentsOfFile: path, encoding: .utf8)
+        try output.text()
     }
 
     private func makeWriter() -> OutputWriter {
-        OutputWriter(output: FileDescriptorOutput(fd: fd)) { XCTFail("output closed") }
+        output.makeWriter()
     }
 
     func test_repliesInABurst_areHeldUntilItEnds_thenWrittenInOrder() throws {
