@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// No package dependencies: Foundation, Dispatch, XCTest and the system's libsqlite3, libpq and libcurl only.
+// No package dependencies: Foundation, Dispatch, XCTest and the system's libsqlite3 (linked), libpq and
+// libcurl (loaded with dlopen when asked for) only.
 let package = Package(
     name: "shop-rpc",
     products: [
@@ -20,13 +21,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // libpq's API (headers from Debian's libpq-dev), for `--db postgres://…`. Not linked:
-        // libpq.so.5 is loaded with dlopen when the first PostgreSQL connection opens, so a server
-        // on SQLite starts without it (see Sources/CPostgreSQL/include/CPostgreSQL.h).
+        // libpq's API for `--db postgres://…`, declared by the project itself, so no libpq headers
+        // are needed. Not linked: libpq.so.5 is loaded with dlopen when the first PostgreSQL
+        // connection opens, so a server on SQLite starts without it (Sources/CPostgreSQL/include).
         .target(name: "CPostgreSQL"),
-        // An HTTP GET client over libcurl's multi interface (headers from Debian's
-        // libcurl4-openssl-dev), for `--inventory-url`. Not linked either: libcurl.so.4 is loaded
-        // with dlopen when the inventory client is made (Sources/CCurlClient/include/CCurlClient.h).
+        // An HTTP GET client over libcurl's multi interface, for `--inventory-url`. The part of
+        // libcurl's API it uses is declared in Sources/CCurlClient/curl_abi.h, so no libcurl headers
+        // are needed; libcurl.so.4 is loaded with dlopen when the inventory client is made.
         .target(name: "CCurlClient"),
         // The shop domain, its SQLite and PostgreSQL stores, and the one file binding it to RPCServer.
         .target(name: "ShopAPI", dependencies: ["RPCServer", "CSQLite", "CPostgreSQL", "CCurlClient"]),

@@ -9,7 +9,7 @@
 // that already ended) finds nothing and does nothing.
 #include "CCurlClient.h"
 
-#include <curl/curl.h>
+#include "curl_abi.h"
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
