@@ -31,8 +31,10 @@ let package = Package(
         .target(name: "CCurlClient"),
         // The shop domain, its SQLite and PostgreSQL stores, and the one file binding it to RPCServer.
         .target(name: "ShopAPI", dependencies: ["RPCServer", "CSQLite", "CPostgreSQL", "CCurlClient"]),
+        // The VERSION file, embedded at build time: the one place shop-rpc's version is written.
+        .target(name: "CShopVersion"),
         // Thin executable: flags, store, method table, run.
-        .executableTarget(name: "shop-rpc", dependencies: ["RPCServer", "ShopAPI"]),
+        .executableTarget(name: "shop-rpc", dependencies: ["RPCServer", "ShopAPI", "CShopVersion"]),
         // A server of someone else's, built on RPCServer alone: the library's smallest complete use.
         .executableTarget(name: "hello-rpc", dependencies: ["RPCServer"], path: "examples/hello-rpc"),
         .testTarget(name: "RPCServerTests", dependencies: ["RPCServer"]),

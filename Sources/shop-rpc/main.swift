@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc  // exit, write
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials  // URL
 import RPCServer
 import ShopAPI
 
@@ -6,7 +13,6 @@ import ShopAPI
 
 MallocTuning.limitArenas()
 
-let version = "0.1.0"
 let databaseOption = ServerOptions.ApplicationOption(
     flag: "--db", valueName: "PATH|URI",
     help: "the store: a SQLite file (default: $XDG_DATA_HOME/shop-rpc/shop.sqlite; ':memory:' for a throw-away one) or a postgres:// URI")
@@ -19,14 +25,29 @@ let inventoryURLOption = ServerOptions.ApplicationOption(
 let inventoryMaxConcurrentOption = ServerOptions.ApplicationOption(
     flag: "--inventory-max-concurrent", valueName: "N",
     help: "requests outstanding to the inventory service at most; more checks wait in line (default 16)")
+/// Writes `shop-rpc: message` and a newline to stderr.
+func writeToStandardError(_ message: String) {
+    let bytes = Array("shop-rpc: \(message)\n".utf8)
+    var written = 0
+    while written < bytes.count {
+        let n = bytes[written...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if n > 0 { written += n } else if errno != EINTR { return }
+    }
+}
+
+/// Writes `shop-rpc: message` to stderr and ends the process with `status` (before the server runs).
+func exitWithMessage(_ message: String, status: Int32) -> Never {
+    writeToStandardError(message)
+    exit(status)
+}
+
 let applicationOptions = [databaseOption, poolOption, inventoryURLOption, inventoryMaxConcurrentOption]
 
 let options: ServerOptions
 do {
     options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), applicationOptions: applicationOptions)
 } catch {
-    FileHandle.standardError.write(Data("shop-rpc: \(error)\n\(ServerOptions.usage(program: "shop-rpc", applicationOptions: applicationOptions))\n".utf8))
-    exit(2)
+    exitWithMessage("\(error)\n\(ServerOptions.usage(program: "shop-rpc", applicationOptions: applicationOptions))", status: 2)
 }
 if options.showHelp {
     print(ServerOptions.usage(program: "shop-rpc", applicationOptions: applicationOptions))
@@ -42,8 +63,7 @@ func integerOption(_ flag: String, in range: ClosedRange<Int>) -> Int? {
     do {
         return try options.applicationInteger(flag, in: range)
     } catch {
-        FileHandle.standardError.write(Data("shop-rpc: \(error)\n".utf8))
-        exit(2)
+        exitWithMessage("\(error)", status: 2)
     }
 }
 
@@ -51,27 +71,23 @@ func integerOption(_ flag: String, in range: ClosedRange<Int>) -> Int? {
 var inventorySource: HTTPInventorySource?
 if let text = options.applicationValues["--inventory-url"] {
     guard let url = URL(string: text), HTTPInventorySource.isUsableBaseURL(url) else {
-        FileHandle.standardError.write(Data("shop-rpc: --inventory-url needs an http:// or https:// URL with a host, got '\(text)'\n".utf8))
-        exit(2)
+        exitWithMessage("--inventory-url needs an http:// or https:// URL with a host, got '\(text)'", status: 2)
     }
     let maxConcurrent = integerOption("--inventory-max-concurrent", in: 1...4096) ?? HTTPInventorySource.defaultMaxConcurrent
     do {
         inventorySource = try HTTPInventorySource(baseURL: url, maxConcurrent: maxConcurrent)
     } catch {
-        FileHandle.standardError.write(Data("shop-rpc: --inventory-url: \(error)\n".utf8))
-        exit(2)
+        exitWithMessage("--inventory-url: \(error)", status: 2)
     }
 } else if options.applicationValues["--inventory-max-concurrent"] != nil {
-    FileHandle.standardError.write(Data("shop-rpc: --inventory-max-concurrent needs --inventory-url\n".utf8))
-    exit(2)
+    exitWithMessage("--inventory-max-concurrent needs --inventory-url", status: 2)
 }
 
 let databasePath = options.applicationValues["--db"] ?? ShopService.defaultDatabasePath
 if let scheme = ShopService.uriScheme(of: databasePath), !ShopService.postgresSchemes.contains(scheme.lowercased()) {
     // A URI is not a file name: taken as one it would create a directory named "postgres:" and a
     // private store, and several machines would oversell without a warning.
-    FileHandle.standardError.write(Data("shop-rpc: --db \(databasePath): '\(scheme)://' stores are not supported; give a SQLite file path, :memory: or a postgres:// URI\n".utf8))
-    exit(2)
+    exitWithMessage("--db \(databasePath): '\(scheme)://' stores are not supported; give a SQLite file path, :memory: or a postgres:// URI", status: 2)
 }
 let poolSize = integerOption("--db-pool", in: 1...256) ?? ShopService.defaultPostgresPoolSize
 let service: ShopService
@@ -80,8 +96,7 @@ do {
 } catch {
     // The URI may hold a password: name the store by its scheme only.
     let storeName = ShopService.uriScheme(of: databasePath).map { "\($0):// store" } ?? "store at \(databasePath)"
-    FileHandle.standardError.write(Data("shop-rpc: cannot open the \(storeName): \(error)\n".utf8))
-    exit(1)
+    exitWithMessage("cannot open the \(storeName): \(error)", status: 1)
 }
 let registry = MethodRegistry(ShopMethods.specs(service: service, inventory: inventorySource))
 let identity = ServerIdentity(name: "shop-rpc", title: "Shop RPC", version: version, instructions: """
@@ -99,6 +114,6 @@ do {
     // _exit after a flush, not exit(): a handler past its deadline may still run on another thread.
     StdioServer.exitProcess(status: reason.status)
 } catch {
-    FileHandle.standardError.write(Data("shop-rpc: \(error)\n".utf8))
+    writeToStandardError("\(error)")
     StdioServer.exitProcess(status: 2)
 }

@@ -1,4 +1,10 @@
-import Foundation  // memchr
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The bytes a frame decoder has received but not yet consumed, addressed by offsets from the
 /// first unconsumed byte.

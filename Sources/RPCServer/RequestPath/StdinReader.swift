@@ -1,5 +1,11 @@
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads standard input on a thread of its own, one bounded `read(2)` at a time, and feeds the
 /// connection on the reader queue. While the reader queue is busy, the thread reads the next chunk
@@ -66,12 +72,12 @@ package final class StdinReader: Sendable {
             self.connection.onWantsInput { self.resumeOnReaderQueue() }
         }
         threadDone.enter()
-        let thread = Thread { [self] in
+        let started = DetachedThread.start { [self] in
             readLoop()
             threadDone.leave()
         }
-        thread.name = "RPCServer.stdin"
-        thread.start()
+        // Without a thread nothing can be read: the process is out of threads at start-up.
+        precondition(started, "cannot start the stdin thread")
     }
 
     /// Stops reading for good (shutdown). Any thread.

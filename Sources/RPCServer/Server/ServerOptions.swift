@@ -109,7 +109,8 @@ public struct ServerOptions: Sendable {
     public static func usage(program: String, applicationOptions: [ApplicationOption] = []) -> String {
         var lines = ["usage: \(program) [options]", "", "options:"]
         for option in applicationOptions {
-            lines.append("  \(option.flag) \(option.valueName)".padding(toLength: 34, withPad: " ", startingAt: 0) + option.help)
+            let synopsis = "  \(option.flag) \(option.valueName)"
+            lines.append(synopsis + String(repeating: " ", count: max(0, 34 - synopsis.count)) + option.help)
         }
         lines += [
             "  --framing auto|ndjson|lsp        message framing (default auto: detected from the first byte)",
@@ -168,4 +169,3 @@ public struct ServerOptions: Sendable {
     }
 }
 
-import Foundation  // String.padding

@@ -1,5 +1,11 @@
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns SIGTERM and SIGINT into a call of `handler` on `queue` (the first one only), through
 /// `DispatchSource` signal sources, so no work happens in an async-signal context.

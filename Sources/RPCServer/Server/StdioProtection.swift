@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Protects the protocol stream from stray output: the stream goes to a duplicate of the original
 /// stdout, and descriptor 1 is pointed at stderr, so a `print` anywhere in the process lands in

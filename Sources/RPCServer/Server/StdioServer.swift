@@ -1,5 +1,11 @@
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Serves a `MethodRegistry` as JSON-RPC 2.0 (and MCP) on this process's stdin and stdout until
 /// end of input, SIGTERM/SIGINT, or a closed stdout, then returns why; the program decides how to

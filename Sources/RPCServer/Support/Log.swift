@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Leveled logging to stderr only (never to the protocol stream). Each line is one write, so
 /// lines from different threads do not interleave; tolerates a non-blocking stderr. Thread-safe.

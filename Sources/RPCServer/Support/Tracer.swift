@@ -1,4 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Date
+#else
 import Foundation
+#endif
 
 /// `--trace FILE`: appends every message in and out as a JSON line
 /// `{"t":<unix seconds>,"dir":"in"|"out","msg":<message>}`. Writes happen on the tracer's own
@@ -7,18 +19,21 @@ import Foundation
 /// records are dropped. Thread-safe.
 package final class Tracer: Sendable {
     private let queue = DispatchQueue(label: "RPCServer.tracer", qos: .utility)
-    /// The trace file; nil once closed.
-    private let handle: QueueBound<FileHandle?>
+    /// The trace file's descriptor, opened for appending; nil once closed.
+    private let descriptor: QueueBound<Int32?>
 
+    /// Opens `path` for appending, creating it (mode 0644) when it does not exist.
+    /// - Throws: `TraceFileError` with the system's reason when it cannot be opened.
     package init(path: String) throws {
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-            }
-        }
-        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try file.seekToEnd()
-        handle = QueueBound(file, queue: queue)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw TraceFileError(reason: String(cString: strerror(errno))) }
+        descriptor = QueueBound(fd, queue: queue)
+    }
+
+    /// Why a trace file could not be opened (the system's words, e.g. "Permission denied").
+    package struct TraceFileError: Error, CustomStringConvertible {
+        package let reason: String
+        package var description: String { reason }
     }
 
     /// Records one message body. A body that is not valid JSON is recorded as a string. Any thread;
@@ -31,30 +46,43 @@ package final class Tracer: Sendable {
 
     /// Waits for queued records to be written. Any thread but the tracer's queue.
     package func flush() {
-        queue.sync { [self] in try? handle.value?.synchronize() }
+        queue.sync { [self] in
+            if let fd = descriptor.value { _ = fsync(fd) }
+        }
     }
 
     /// Writes what is queued, syncs it to disk and closes the file; later records are dropped.
     /// Any thread but the tracer's queue.
     package func close() {
         queue.sync { [self] in
-            guard let file = handle.value else { return }
-            try? file.synchronize()
-            try? file.close()
-            handle.value = nil
+            guard let fd = descriptor.value else { return }
+            _ = fsync(fd)
+            _ = closeFileDescriptor(fd)
+            descriptor.value = nil
         }
     }
 
     private func writeOnTracerQueue(direction: String, bytes: [UInt8], time: Double) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard let file = handle.value else { return }
-        var line = Array("{\"t\":\(String(format: "%.6f", time)),\"dir\":\"\(direction)\",\"msg\":".utf8)
+        guard let fd = descriptor.value else { return }
+        var line = Array("{\"t\":\(Self.secondsWithMicroseconds(time)),\"dir\":\"\(direction)\",\"msg\":".utf8)
         if (try? JSONParser.parse(bytes)) != nil {
             line.append(contentsOf: bytes)
         } else {
             JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), into: &line)
         }
         line.append(contentsOf: Array("}\n".utf8))
-        try? file.write(contentsOf: Data(line))
+        // A trace is a diagnostic: a failed write is dropped, never an error of the session.
+        try? FileDescriptorIO.writeAll(fd, line)
+    }
+
+    /// `time` (seconds since 1970) with six decimals, as `%.6f` prints it (e.g. 1764038400.000125).
+    static func secondsWithMicroseconds(_ time: Double) -> String {
+        let micros = Int64((time * 1_000_000).rounded())
+        let fraction = String(micros % 1_000_000)
+        return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 }
+
+/// `close(2)`, out of `Tracer`'s scope, where `close` names its own method.
+private func closeFileDescriptor(_ fd: Int32) -> Int32 { close(fd) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // MARK: - PageCursor
 
@@ -38,16 +38,16 @@ enum PageCursor {
 
     private static func encode(kind: String, position: String) -> String {
         Data("\(kind):\(position)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacing("+", with: "-")
+            .replacing("/", with: "_")
+            .replacing("=", with: "")
     }
 
     private static func decode(_ cursor: String, kind: String) -> String? {
         guard !cursor.isEmpty, cursor.count <= 512,
               cursor.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
         else { return nil }
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = cursor.replacing("-", with: "+").replacing("_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
         let prefix = kind + ":"

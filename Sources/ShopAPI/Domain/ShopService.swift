@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 // MARK: - ShopService
 
@@ -38,7 +38,8 @@ public final class ShopService: Sendable {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             dataHome = xdg
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? FileManager.default.homeDirectoryForCurrentUser.path
             dataHome = home + "/.local/share"
         }
         return dataHome + "/shop-rpc/shop.sqlite"
@@ -52,7 +53,7 @@ public final class ShopService: Sendable {
         if let colon = location.firstIndex(of: ":"), postgresSchemes.contains(location[..<colon].lowercased()) {
             return String(location[..<colon])
         }
-        guard let separator = location.range(of: "://") else { return nil }
+        guard let separator = location.firstRange(of: "://") else { return nil }
         let scheme = location[..<separator.lowerBound]
         guard let first = scheme.first, first.isASCII, first.isLetter,
               scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })

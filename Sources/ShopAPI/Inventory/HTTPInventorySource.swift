@@ -1,4 +1,5 @@
-import Foundation  // URL, Data
+import Dispatch
+import FoundationEssentials  // URL, Data
 import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
 
 // MARK: - HTTPInventorySource

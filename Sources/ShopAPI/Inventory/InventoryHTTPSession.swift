@@ -1,5 +1,5 @@
 import CCurlClient
-import Foundation  // Data
+import FoundationEssentials  // Data
 import RPCServer  // Locked: a lock ThreadSanitizer can see
 
 // MARK: - InventoryHTTPSession

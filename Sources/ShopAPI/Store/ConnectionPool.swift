@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch  // DispatchTime
 
 // MARK: - ConnectionPool
 
@@ -23,7 +23,7 @@ protocol PooledConnection: AnyObject {
 /// until the backoff's delay has passed, so a server that is down is not dialled on every call.
 /// Connections close when the pool is released.
 final class ConnectionPool<Connection: PooledConnection>: @unchecked Sendable {  // all mutable state is guarded by `condition`
-    private let condition = NSCondition()
+    private let condition = PoolCondition()
     let capacity: Int
     private let openConnection: @Sendable () throws -> Connection
     /// Guarded by `condition`.

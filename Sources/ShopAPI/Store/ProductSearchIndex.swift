@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // MARK: - ProductSearchIndex
 
@@ -37,7 +37,7 @@ enum ProductSearchIndex {
     /// An FTS5 query matching every term as a prefix. Each term is a quoted string (inner quotes
     /// doubled), so no user text is ever FTS5 syntax.
     static func fullTextQuery(terms: [String]) -> String {
-        terms.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+        terms.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"*" }.joined(separator: " ")
     }
 
     /// A `LIKE … ESCAPE '\'` pattern matching `term` anywhere, with `%`, `_` and `\` escaped.

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import RPCServer  // Locked
 
 // MARK: - SQLiteGroupWriter
 
@@ -12,20 +12,23 @@ import Foundation
 /// While a group commits, new writes queue up and form the next group, so under load an fsync
 /// serves many operations.
 ///
-/// Thread-safe: `submit` may be called from any thread; the queue state is guarded by `lock`.
+/// Thread-safe: `submit` may be called from any thread; the queue state is `shared`, under its lock.
 /// Each submitted write's `perform`/`fail` outcome is delivered exactly once.
-final class SQLiteGroupWriter: @unchecked Sendable {  // queue state is guarded by `lock`; the rest is immutable
+final class SQLiteGroupWriter: Sendable {
     private let writerQueue = DispatchQueue(label: "shop-rpc.store.writer")
     private let connections: SQLiteConnectionPool
     private let makeTransaction: @Sendable (SQLiteConnection) -> any ShopOrderTransaction
 
-    private let lock = NSLock()
-    /// Writes waiting for the next group. Guarded by `lock`.
-    private var pending: [PendingWrite] = []
-    /// Whether a drain is already queued on `writerQueue`. Guarded by `lock`.
-    private var drainScheduled = false
-    /// Committed groups and the operations they ran. Guarded by `lock`.
-    private var counts = (transactions: 0, operations: 0)
+    /// What `submit` and the writer queue share.
+    private struct Shared {
+        /// Writes waiting for the next group.
+        var pending: [PendingWrite] = []
+        /// Whether a drain is already queued on `writerQueue`.
+        var drainScheduled = false
+        /// Committed groups and the operations they ran.
+        var counts = (transactions: 0, operations: 0)
+    }
+    private let shared = Locked(Shared())
 
     /// A writer that borrows its connection from `connections` for each group (a pool of one:
     /// the file's writer connection, or the in-memory database's only connection).
@@ -38,11 +41,11 @@ final class SQLiteGroupWriter: @unchecked Sendable {  // queue state is guarded 
 
     /// Queues `write` for the next group. Never blocks on the database.
     func submit(_ write: PendingWrite) {
-        lock.lock()
-        pending.append(write)
-        let mustSchedule = !drainScheduled
-        drainScheduled = true
-        lock.unlock()
+        let mustSchedule = shared.withLock { shared in
+            shared.pending.append(write)
+            defer { shared.drainScheduled = true }
+            return !shared.drainScheduled
+        }
         if mustSchedule {
             writerQueue.async { self.drainAssumingOnWriterQueue() }
         }
@@ -50,9 +53,7 @@ final class SQLiteGroupWriter: @unchecked Sendable {  // queue state is guarded 
 
     /// Committed groups and the operations they ran since the store opened.
     var stats: (transactions: Int, operations: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts
+        shared.withLock { $0.counts }
     }
 
     // MARK: - Draining
@@ -60,11 +61,13 @@ final class SQLiteGroupWriter: @unchecked Sendable {  // queue state is guarded 
     /// - Important: call on `writerQueue`.
     private func drainAssumingOnWriterQueue() {
         dispatchPrecondition(condition: .onQueue(writerQueue))
-        lock.lock()
-        let group = pending
-        pending = []
-        drainScheduled = false
-        lock.unlock()
+        let group = shared.withLock { shared in
+            defer {
+                shared.pending = []
+                shared.drainScheduled = false
+            }
+            return shared.pending
+        }
         guard !group.isEmpty else { return }
 
         let outcomes: [Outcome]
@@ -96,10 +99,10 @@ final class SQLiteGroupWriter: @unchecked Sendable {  // queue state is guarded 
                 outcomes.append(try runOperation(write, in: transaction, on: connection))
             }
             try connection.run("COMMIT")
-            lock.lock()
-            counts.transactions += 1
-            counts.operations += group.count
-            lock.unlock()
+            shared.withLock {
+                $0.counts.transactions += 1
+                $0.counts.operations += group.count
+            }
             return outcomes
         } catch {
             connection.rollbackIfInTransaction()

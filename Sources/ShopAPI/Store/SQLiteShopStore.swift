@@ -1,6 +1,6 @@
 import CSQLite
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 // MARK: - SQLiteShopStore
 
@@ -45,7 +45,7 @@ final class SQLiteShopStore: ShopStore {
                 }
                 return SQLiteShopStore(readers: shared, writerConnection: shared, searchMode: searchMode)
             }
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
             if !directory.isEmpty {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }

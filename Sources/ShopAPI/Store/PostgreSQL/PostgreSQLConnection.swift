@@ -1,5 +1,12 @@
 import CPostgreSQL
-import Foundation
+#if canImport(Glibc)
+import Glibc  // free
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 
 // MARK: - PostgreSQLConnection
 
@@ -283,7 +290,10 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
 
     private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
         guard let text else { return "" }
-        return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+        var message = Substring(String(cString: text))
+        while message.first?.isWhitespace == true { message.removeFirst() }
+        while message.last?.isWhitespace == true { message.removeLast() }
+        return String(message)
     }
 }
 

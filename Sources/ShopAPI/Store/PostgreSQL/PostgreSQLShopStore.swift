@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import RPCServer  // Locked: a lock ThreadSanitizer can see
 
 // MARK: - PostgreSQLShopStore
