@@ -196,7 +196,16 @@ export class ShopClient extends RPCClient {
   ordersList(query?: { cartId?: string; cursor?: string; limit?: number }, options?: CallOptions): Promise<Page<Order>>;
 }
 
-export function locateServerBinary(env?: NodeJS.ProcessEnv): string;
+/**
+ * The server to spawn: `$SHOP_RPC_BIN`, else the installed platform package's binary, else
+ * `shop-rpc` on `PATH` (never `skip`), else the repository's release build. Throws naming every
+ * place it looked.
+ */
+export function locateServerBinary(env?: NodeJS.ProcessEnv, options?: { skip?: string }): string;
+/** The binary of the installed platform package (`shop-rpc-linux-x64`'s `bin/shop-rpc`), or null. */
+export function bundledServerBinary(): string | null;
+/** The npm package carrying the server for a platform, e.g. `shop-rpc-linux-x64`. */
+export function platformPackageName(platform?: string, arch?: string): string;
 
 // MARK: - Framing
 

@@ -2,7 +2,7 @@
 
 export { ShopClient } from './lib/shop-client.js';
 export { RPCClient } from './lib/rpc-client.js';
-export { locateServerBinary } from './lib/server-binary.js';
+export { bundledServerBinary, locateServerBinary, platformPackageName } from './lib/server-binary.js';
 export { LineDecoder, encodeLine } from './lib/line-framing.js';
 export {
   ErrorCode,

@@ -21,7 +21,7 @@ from .models import (Cart, CartLine, InventoryLevels, NotificationHandler, Order
 from .pending_call import PendingCall
 from .server import ServerNotFoundError, find_server_binary
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "ShopClient", "AsyncShopClient", "PendingCall", "find_server_binary", "ServerNotFoundError",
