@@ -13,6 +13,11 @@ enum OrderStamp {
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-23T10:00:00.123Z`.
     static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
+        date.formatted(utcWithMilliseconds)
     }
+
+    /// UTC as a fixed offset: FoundationEssentials has no time zone database (that is ICU's, in
+    /// FoundationInternationalization, which the server does not link), so `TimeZone(identifier:)`
+    /// finds no "UTC" there; an offset of zero needs none.
+    private static let utcWithMilliseconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 }
