@@ -36,6 +36,43 @@ final class HostileNumberTests: XCTestCase {
         XCTAssertFalse(server.stderrOutput.contains("Fatal error"), server.stderrOutput)
     }
 
+    /// Ids at the ends of the range, in each spelling, as requests and as batch elements: the
+    /// integers -2^63+1 and 2^63-1 come back exactly; -2^63 and whatever reads as ±2^63 are
+    /// -32600 with id null (protocol.md, section 2).
+    func test_idsAtTheEndsOfTheRange_overRealPipes_matchTheContract() throws {
+        let server = try ServerProcess()
+        let accepted = ["-9223372036854775807", "9223372036854775807"]
+        let refused = ["-9223372036854775808", "-9.223372036854775808e18", "-9223372036854775809",
+                       "9223372036854775808", "9.223372036854775807e18"]
+        for id in accepted + refused {
+            server.sendLine(#"{"jsonrpc":"2.0","id":\#(id),"method":"ping"}"#)
+        }
+        server.sendLine("[" + (accepted + refused).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"ping"}"# }.joined(separator: ",") + "]")
+        server.closeInput()
+        let lines = server.remainingOutput(timeout: 60).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, accepted.count + refused.count + 1, lines.joined(separator: "\n"))
+        let singles = lines.filter { $0.hasPrefix("{") }
+        for id in accepted {
+            XCTAssertTrue(singles.contains(#"{"jsonrpc":"2.0","id":\#(id),"result":{}}"#), "\(id) echoed exactly: \(singles)")
+        }
+        let refusals = singles.filter { $0.contains(#""code":-32600"#) && $0.contains(#""id":null"#) && $0.contains("strictly between") }
+        XCTAssertEqual(refusals.count, refused.count, singles.joined(separator: "\n"))
+        // The batch answers in request order: the two accepted ids, then one refusal per other.
+        let batch = try XCTUnwrap(lines.first { $0.hasPrefix("[") })
+        let replies = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(batch.utf8)) as? [[String: Any]])
+        XCTAssertEqual(replies.count, accepted.count + refused.count)
+        for (index, reply) in replies.enumerated() {
+            if index < accepted.count {
+                XCTAssertNotNil(reply["result"], "\(reply)")
+                XCTAssertTrue(batch.contains(#""id":\#(accepted[index]),"result""#), batch)
+            } else {
+                XCTAssertEqual((reply["error"] as? [String: Any])?["code"] as? Int, -32600, "\(reply)")
+                XCTAssertTrue(reply["id"] is NSNull, "\(reply)")
+            }
+        }
+        XCTAssertEqual(server.waitForExit(), 0)
+    }
+
     func test_outOfRangeNumbersInParamsAndIds_getTheirDocumentedErrors() throws {
         let server = try ServerProcess()
         server.sendLine(#"{"jsonrpc":"2.0","id":1,"method":"cart.add","params":{"cartId":"c","sku":"SKU-0001","quantity":1e30}}"#)

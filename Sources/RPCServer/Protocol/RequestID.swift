@@ -3,8 +3,8 @@
 /// **When two ids are the same** (for duplicate checks and cancellation; protocol.md, section 2):
 /// strings when their characters are equal; numbers when their values are equal, so `1`, `1.0`
 /// and `1e0` are one id, and so are `0` and `-0.0`; a string is never the same id as a number.
-/// Numbers must lie strictly between -2^63 and 2^63 (`MessageDecoder` rejects the rest), so every
-/// integer id is exact; non-integer ids are compared as IEEE doubles.
+/// Numbers must lie strictly between -2^63 and 2^63 (`MessageDecoder` rejects the rest, -2^63 itself
+/// in every spelling), so every integer id is exact; non-integer ids are compared as IEEE doubles.
 ///
 /// ```swift
 /// .async("work.run", params: NoParams.self) { _, context in
@@ -20,11 +20,14 @@ public enum RequestID: Sendable, CustomStringConvertible {
     case null
 
     /// The id a JSON value denotes, or nil if it cannot be an id (objects, arrays, booleans,
-    /// numbers outside ±2^63).
+    /// numbers not strictly between -2^63 and 2^63).
     package init?(_ value: JSONValue) {
         switch value {
         case .string(let string): self = .string(string)
-        case .int(let number): self = .int(number)
+        // -2^63 fits an Int64, but its other spellings (-9.223372036854775808e18, and
+        // -9223372036854775809, which the parser can only read as a double that rounds to -2^63)
+        // cannot be told apart from it: one rule for all of them keeps "strictly between" true.
+        case .int(let number) where number != .min: self = .int(number)
         case .double(let number) where Self.isInRange(number): self = .double(number)
         case .null: self = .null
         default: return nil
@@ -32,7 +35,7 @@ public enum RequestID: Sendable, CustomStringConvertible {
     }
 
     /// Whether a number that did not parse as an `Int64` may be an id: finite and of magnitude
-    /// below 2^63 (above that, integers would no longer come back exactly).
+    /// below 2^63 (from there on, integers would no longer come back exactly).
     static func isInRange(_ number: Double) -> Bool {
         number.isFinite && number.magnitude < 0x1p63
     }

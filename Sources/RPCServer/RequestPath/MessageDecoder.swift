@@ -43,8 +43,10 @@ package enum MessageDecoder {
         var id: RequestID?
         if let idValue {
             guard let valid = RequestID(idValue) else {
-                if case .double = idValue {
+                switch idValue {
+                case .int, .double:
                     return .invalid(.invalidRequest("a numeric id must lie strictly between -2^63 and 2^63; use a string"), id: nil)
+                default: break
                 }
                 return .invalid(.invalidRequest("id must be a string, a number or null"), id: nil)
             }
