@@ -118,6 +118,8 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
 
         func orderReference(idempotencyKey: String) -> (orderId: String, cartId: String)? { state.keys[idempotencyKey] }
 
+        func lockCart(cartId: String) {}  // writes run one at a time under the store's lock
+
         func setCartLine(cartId: String, line: CartLine) {
             var lines = state.carts[cartId] ?? []
             if let index = lines.firstIndex(where: { $0.sku == line.sku }) { lines[index] = line } else { lines.append(line) }

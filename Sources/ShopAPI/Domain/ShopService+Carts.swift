@@ -29,6 +29,7 @@ extension ShopService {
             return Self.deliver(.failure(error), on: callbackQueue, to: completion)
         }
         store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
+            try transaction.lockCart(cartId: cartId)
             guard let product = try transaction.product(sku: sku) else {
                 throw ShopError.notFound(entity: "product", id: sku)
             }
@@ -54,6 +55,7 @@ extension ShopService {
         completion: @escaping @Sendable (Result<Cart, ShopError>) -> Void
     ) {
         store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
+            try transaction.lockCart(cartId: cartId)
             try transaction.removeCartLine(cartId: cartId, sku: sku)
             return Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId))
         }, completion: completion)
@@ -68,6 +70,7 @@ extension ShopService {
         completion: @escaping @Sendable (Result<Cart, ShopError>) -> Void
     ) {
         store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
+            try transaction.lockCart(cartId: cartId)
             try transaction.clearCart(cartId: cartId)
             return Cart(cartId: cartId, lines: [])
         }, completion: completion)

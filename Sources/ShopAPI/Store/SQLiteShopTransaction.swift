@@ -62,6 +62,10 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         try query("SELECT sku, quantity, unit_price_cents FROM cart_lines WHERE cart_id = ?1 ORDER BY id", [cartId], row: ShopRows.line)
     }
 
+    /// Nothing to do: the store's writes run one at a time (`BEGIN IMMEDIATE` holds the file's
+    /// write lock, across processes too).
+    func lockCart(cartId: String) throws {}
+
     func setCartLine(cartId: String, line: CartLine) throws {
         try run(
             """

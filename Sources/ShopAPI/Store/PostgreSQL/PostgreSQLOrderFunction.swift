@@ -2,18 +2,24 @@
 
 /// `OrderPlacement`'s rules as one PL/pgSQL function, `shop_place_order`, so that placing an order
 /// costs one round trip (its statement_timeout, the call and the commit, in libpq's pipeline
-/// mode) instead of eight. Created by schema migration 3; to change it, add a migration
-/// that replaces it (`CREATE OR REPLACE FUNCTION`), never edit a shipped one.
+/// mode) instead of eight. `create` is its current definition (`CREATE OR REPLACE FUNCTION`): a
+/// change to it adds a schema migration that applies it again, so that databases made by an earlier
+/// build are brought up to date (`PostgreSQLSchema`, versions 3 and 4).
 ///
 /// The function keeps the rules exactly, against a `READ COMMITTED` transaction (each statement
-/// sees what other transactions committed before it started):
+/// sees what other transactions committed before it started). It first takes the cart's lock
+/// (`PostgreSQLCartLock`), so a concurrent `cart.add` to this cart waits for the order instead of
+/// adding a line that the order would then delete unordered:
 /// 1. the idempotency key's order, for this cart, is returned as it is; for another cart it
 ///    raises `SQLSTATE SHOP3`;
 /// 2. no cart lines: the key is looked up again (another process may have placed this order and
 ///    emptied the cart meanwhile) and its order returned, else `SHOP2`;
-/// 3. each line in cart order takes its stock with one conditional UPDATE (a concurrent writer of
-///    the row makes it wait, then re-check); the first that cannot raises `SHOP1` with
-///    DETAIL `requested available sku` (the level it saw), which undoes the stock already taken;
+/// 3. the stock rows of every line are locked first, all at once, in one canonical order (by SKU,
+///    whatever the cart's order: `SELECT … ORDER BY sku FOR UPDATE`), so two orders that share
+///    SKUs queue for them in the same order and can never deadlock; then each line in cart order
+///    takes its stock with one conditional UPDATE of its (already locked) row; the first that
+///    cannot raises `SHOP1` with DETAIL `requested available sku` (the level it saw), which undoes
+///    the stock already taken, so the line reported is the same as the SQLite store's;
 /// 4. the order row and its lines are inserted from the cart lines read once (a concurrent
 ///    `cart.add` cannot make the order differ from the stock taken), and the cart emptied. A
 ///    concurrent order under the same key makes the INSERT fail with `unique_violation` once the
@@ -28,7 +34,7 @@
 /// status, created at, sku, quantity, unit price. Strings are `PostgreSQLText` as stored.
 /// Stateless; thread-safe.
 enum PostgreSQLOrderFunction {
-    // MARK: - Definition (migration 3)
+    // MARK: - Definition (migrations 3 and 4)
 
     static let create = """
         CREATE OR REPLACE FUNCTION shop_place_order(
@@ -46,6 +52,7 @@ enum PostgreSQLOrderFunction {
             v_available BIGINT;
             v_total BIGINT := 0;
         BEGIN
+            PERFORM \(PostgreSQLCartLock.call("p_cart_id"));
             SELECT o.seq, o.cart_id INTO v_seq, v_cart FROM orders o WHERE o.idempotency_key = p_key;
             IF NOT FOUND THEN
                 SELECT array_agg(c.sku ORDER BY c.id), array_agg(c.quantity ORDER BY c.id), array_agg(c.unit_price_cents ORDER BY c.id)
@@ -57,6 +64,8 @@ enum PostgreSQLOrderFunction {
                         RAISE EXCEPTION USING ERRCODE = 'SHOP2', MESSAGE = 'cart is empty';
                     END IF;
                 ELSE
+                    -- One lock order for every order: by SKU (rule 3).
+                    PERFORM 1 FROM stock s WHERE s.sku = ANY (v_skus) ORDER BY s.sku FOR UPDATE;
                     FOR i IN 1 .. array_length(v_skus, 1) LOOP
                         UPDATE stock s SET available = s.available - v_quantities[i]
                             WHERE s.sku = v_skus[i] AND s.available >= v_quantities[i];

@@ -18,6 +18,8 @@ enum PostgreSQLSchema {
         Migration(version: 1) { try $0.execute(createTables) },
         Migration(version: 2) { try seedCatalog(into: $0) },
         Migration(version: 3) { try $0.execute(PostgreSQLOrderFunction.create) },
+        // shop_place_order takes the cart's lock, then its stock rows in SKU order (PostgreSQLCartLock).
+        Migration(version: 4) { try $0.execute(PostgreSQLOrderFunction.create) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -15,7 +15,9 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see
 ///   conditional stock update and the unique idempotency key keep processes from overselling or
 ///   placing one key twice. A serialization failure, deadlock or idempotency-key race is retried
 ///   (fresh transaction, at most `maxAttempts` times, never after the interruption fired), so it
-///   never reaches a client. `synchronous_commit = on`: completion runs after COMMIT is durable.
+///   never reaches a client; each retry is counted (`conflictRetries`) and logged at debug level.
+///   Orders lock their stock rows in SKU order, so two orders never deadlock
+///   (`PostgreSQLOrderFunction`). `synchronous_commit = on`: completion runs after COMMIT is durable.
 /// - Orders (`placeOrder`) are one call of the server-side function `shop_place_order`
 ///   (`PostgreSQLOrderFunction`) in such a transaction, sent with its statement_timeout and its
 ///   commit in one round trip (not eight).
@@ -42,6 +44,34 @@ final class PostgreSQLShopStore: ShopStore {
     private let pool: PostgreSQLConnectionPool
     private let writeQueue = DispatchQueue(label: "shop-rpc.store.postgres.writes", attributes: .concurrent)
     private let counts = Locked((transactions: 0, operations: 0))
+    private let retries = Locked(ConflictRetries())
+
+    /// Transactions run again since the store opened, by the conflict that ended the attempt before.
+    struct ConflictRetries: Equatable, Sendable {
+        /// `40P01`: PostgreSQL's deadlock detector ended the attempt (after `deadlock_timeout`, 1 s
+        /// by default).
+        var deadlocks = 0
+        /// `40001`: a serialization failure.
+        var serializationFailures = 0
+        /// `23505`: another transaction committed the same unique key (an idempotency-key race).
+        var uniqueViolations = 0
+        /// A pooled connection the server had closed, found before anything was sent on it.
+        var staleConnections = 0
+
+        var total: Int { deadlocks + serializationFailures + uniqueViolations + staleConnections }
+
+        /// The count a retryable conflict (`mayRetry`) adds to.
+        static func counter(for conflict: PostgreSQLError) -> WritableKeyPath<ConflictRetries, Int> {
+            switch conflict.sqlState {
+            case "40P01": return \.deadlocks
+            case "23505": return \.uniqueViolations
+            default: return \.serializationFailures
+            }
+        }
+    }
+
+    /// The retries so far; thread-safe.
+    var conflictRetries: ConflictRetries { retries.withLock { $0 } }
 
     private init(pool: PostgreSQLConnectionPool) {
         self.pool = pool
@@ -189,12 +219,19 @@ final class PostgreSQLShopStore: ShopStore {
                 }
             } catch let error as PostgreSQLError where Self.mayRetry(error) && attempt < Self.maxAttempts && interruption?.isInterrupted != true {
                 attempt += 1
+                countRetry(ConflictRetries.counter(for: error), attempt: attempt, cause: "SQLSTATE \(error.sqlState)")
             } catch let stale as StaleConnection {
                 // Nothing was kept; the pool has dropped the connection. Again, on a fresh one.
                 guard attempt < Self.maxAttempts, interruption?.isInterrupted != true else { throw stale.cause }
                 attempt += 1
+                countRetry(\.staleConnections, attempt: attempt, cause: "a connection the server had closed")
             }
         }
+    }
+
+    private func countRetry(_ counter: WritableKeyPath<ConflictRetries, Int>, attempt: Int, cause: String) {
+        retries.withLock { $0[keyPath: counter] += 1 }
+        Log.debug("postgres: transaction retried after \(cause) (attempt \(attempt) of \(Self.maxAttempts))")
     }
 
     /// Opens every write transaction but an order's, which has no BEGIN (`inOneRoundTrip`; the

@@ -52,6 +52,12 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         try query("SELECT sku, quantity, unit_price_cents FROM cart_lines WHERE cart_id = $1 ORDER BY id", [cartId], row: ShopRows.line)
     }
 
+    /// A transaction-scoped advisory lock on the cart (`PostgreSQLCartLock`), the same one
+    /// `shop_place_order` takes first.
+    func lockCart(cartId: String) throws {
+        _ = try query(PostgreSQLCartLock.statement, [cartId]) { _ in () }
+    }
+
     func setCartLine(cartId: String, line: CartLine) throws {
         try run(
             """
