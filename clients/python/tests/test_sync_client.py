@@ -229,7 +229,7 @@ def test_stats_countsWhatThisSessionDid_byMethod(spawn) -> None:
         assert 0 <= latency["p50"] <= latency["p99"]
     assert stats["methods"]["orders.place"]["latencyMs"] == {"p50": None, "p99": None}
     assert "rpc.stats" not in stats["methods"] and "ping" not in stats["methods"]
-    assert stats["sections"] == {} and stats["uptimeMs"] >= 0
+    assert isinstance(stats["sections"], dict) and stats["uptimeMs"] >= 0
 
 
 def test_cancel_writesTheExactCancelNotification(peer: FakePeer) -> None:
