@@ -259,9 +259,10 @@ package final class RPCEngine: Sendable, CallOwner {
 
     // MARK: - Statistics
 
-    /// The `rpc.stats` result: the counts of every registered method (one copy under the lock;
-    /// quantiles and sections computed after), then the server's sections. rpc.stats itself, like
-    /// every built-in answered here, is not a call and is not counted.
+    /// The `rpc.stats` result: the counts of every registered method (a copy-on-write copy under
+    /// the lock, so the walk over the histograms happens outside it; the next call that settles
+    /// copies its method's slot once), then the server's sections. rpc.stats itself, like every
+    /// built-in answered here, is not a call and is not counted.
     /// - Important: call on the reader queue.
     private func statsOnReaderQueue() -> JSONValue {
         dispatchPrecondition(condition: .onQueue(readerQueue))
