@@ -35,6 +35,24 @@ final class HelloRPCExampleTests: XCTestCase {
         XCTAssertEqual(server.waitForExit(), 0)
     }
 
+    func test_ndjson_stats_countTheExamplesCalls_andShowItsOwnSection() throws {
+        let server = try startHello()
+        server.sendLine(rpc(1, "hello.greet", ["name": "Ada"]))
+        server.sendLine(rpc(2, "hello.greet", ["name": "Grace"]))
+        server.sendLine(rpc(3, "hello.greet", [:]))
+        _ = server.readReplies(3)
+        server.sendLine(rpc(4, "rpc.stats"))
+        let result = (server.readJSON() as? [String: Any])?.result
+        let greet = (result?["methods"] as? [String: Any])?["hello.greet"] as? [String: Any]
+        XCTAssertEqual(greet?["calls"] as? Int, 3)
+        XCTAssertEqual(greet?["ok"] as? Int, 2)
+        XCTAssertEqual(greet?["errors"] as? [String: Int], ["-32602": 1])
+        XCTAssertEqual(((result?["methods"] as? [String: Any])?["hello.slow"] as? [String: Any])?["calls"] as? Int, 0)
+        XCTAssertEqual(result?["sections"] as? NSDictionary, ["hello": ["namesGreeted": 2]] as NSDictionary)
+        server.closeInput()
+        XCTAssertEqual(server.waitForExit(), 0)
+    }
+
     func test_ndjson_greetWithoutName_isInvalidParamsNamingTheField() throws {
         let server = try startHello()
         server.sendLine(rpc(3, "hello.greet", [:]))

@@ -109,7 +109,7 @@ final class ShortSessionStressTests: XCTestCase {
                 if random.next(below: 2) == 0 { meta["progressToken"] = "p\(nextID)" }
                 params["_meta"] = meta
             }
-            return rpc(nextID, method, params.isEmpty && ["ping", "rpc.discover"].contains(method) ? nil : params)
+            return rpc(nextID, method, params.isEmpty && ["ping", "rpc.discover", "rpc.stats"].contains(method) ? nil : params)
         }
         for _ in 0..<(5 + random.next(below: 40)) {
             switch random.next(below: 10) {
@@ -127,7 +127,7 @@ final class ShortSessionStressTests: XCTestCase {
     private static func shopParams(_ random: inout SeededRandom) -> [String: Any] {
         let sku = "SKU-000\(1 + random.next(below: 9))"
         let cart = "cart-\(random.next(below: 3))"
-        switch random.next(below: 13) {
+        switch random.next(below: 14) {
         case 0: return ["method": "catalog.list", "limit": 5]
         case 1: return ["method": "catalog.get", "sku": sku]
         case 2: return ["method": "catalog.search", "query": "blue"]
@@ -140,6 +140,7 @@ final class ShortSessionStressTests: XCTestCase {
         case 9: return ["method": "orders.get", "orderId": "nope"]
         case 10: return ["method": "orders.list", "limit": 3]
         case 11: return ["method": "rpc.discover"]
+        case 12: return ["method": "rpc.stats"]
         default: return ["method": "ping"]
         }
     }

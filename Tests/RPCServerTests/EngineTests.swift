@@ -276,7 +276,7 @@ final class EngineTests: XCTestCase {
         let document = collector.wait(for: 1)[0]["result"]
         XCTAssertEqual(document?["openrpc"], "1.3.2")
         let methods = document?["methods"]?.arrayValue ?? []
-        XCTAssertEqual(Set(methods.compactMap { $0["name"]?.stringValue }), ["ping", "rpc.discover", "echo", "wait", "limited", "sleep", "boom"])
+        XCTAssertEqual(Set(methods.compactMap { $0["name"]?.stringValue }), ["ping", "rpc.discover", "rpc.stats", "echo", "wait", "limited", "sleep", "boom"])
         XCTAssertEqual(methods.first { $0["name"] == "wait" }?["x-deadlineMs"], 5000)
     }
 }

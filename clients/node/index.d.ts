@@ -51,6 +51,30 @@ export interface StockLevel {
   available: number;
 }
 
+/** One method's figures in `rpc.stats`: `calls === ok + Σ errors + inFlight`. */
+export interface MethodStats {
+  calls: number;
+  ok: number;
+  /** Error replies by code, the code as a string key (`"-32001"`, `"1003"`). */
+  errors: Record<string, number>;
+  /** Calls ended by their deadline. */
+  deadlineExpiries: number;
+  /** Calls ended by a client's cancel. */
+  cancels: number;
+  inFlight: number;
+  /** Milliseconds from arrival to reply; null until one of its calls has ended. */
+  latencyMs: { p50: number | null; p99: number | null };
+}
+
+/** `rpc.stats` (protocol.md, section 6.2). */
+export interface ServerStats {
+  uptimeMs: number;
+  /** Every method the server serves, by name. */
+  methods: Record<string, MethodStats>;
+  /** The server's own sections (shop-rpc: `inventory` with `--inventory-url`). */
+  sections: Record<string, unknown>;
+}
+
 // MARK: - Calls
 
 export interface ProgressParams {
@@ -171,6 +195,8 @@ export class ShopClient extends RPCClient {
   constructor(options: AttachOptions);
 
   ping(options?: CallOptions): Promise<Record<string, never>>;
+  /** Per-method counts and latency since start, and the server's own sections. */
+  stats(options?: CallOptions): Promise<ServerStats>;
 
   /** Products ordered by sku, one page at a time; `limit` 1…200 (default 50). */
   catalogList(query?: { cursor?: string; limit?: number; category?: string }, options?: CallOptions): Promise<Page<Product>>;

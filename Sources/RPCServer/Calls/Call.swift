@@ -11,6 +11,8 @@ import Synchronization
 final class Call: DeadlineExpirable {
     let id: RequestID?
     let method: String
+    /// The method's slot in the engine's statistics (`CallStatsTable`).
+    let statsSlot: Int
     let deadlineMs: Int
     let startNanos: UInt64
     let token = CancellationToken()
@@ -33,11 +35,12 @@ final class Call: DeadlineExpirable {
 
     /// Creates the call; `armDeadline()` must follow at once. `owner.callSettled` runs once, with
     /// the winning outcome: it delivers the reply (for a call with an id) and forgets the call.
-    init(id: RequestID?, method: String, deadlineMs: Int, deadlineMessage: String?, target: ReplyTarget, replyStyle: ReplyStyle,
+    init(id: RequestID?, method: String, statsSlot: Int, deadlineMs: Int, deadlineMessage: String?, target: ReplyTarget, replyStyle: ReplyStyle,
          progress: (token: JSONValue, channel: ReplyChannel, intervalMs: Int)?, deadlines: DeadlineScheduler,
          owner: any CallOwner) {
         self.id = id
         self.method = method
+        self.statsSlot = statsSlot
         self.deadlineMs = deadlineMs
         self.deadlineMessage = deadlineMessage
         self.target = target
@@ -68,23 +71,25 @@ final class Call: DeadlineExpirable {
 
     /// Ends the call with `outcome` if nothing ended it before. Returns whether this call won.
     /// With `sendsReply` false the call ends without a reply (MCP: a request the client
-    /// cancelled with `notifications/cancelled` is not answered).
+    /// cancelled with `notifications/cancelled` is not answered). `ending` says what ended it,
+    /// for the statistics.
     @discardableResult
-    func settle(_ outcome: Result<ResultJSON, RPCError>, sendsReply: Bool = true) -> Bool {
+    func settle(_ outcome: Result<ResultJSON, RPCError>, sendsReply: Bool = true, ending: CallEnding = .handler) -> Bool {
         guard settled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return false
         }
         deadlines.remove(self)
         progress?.close()
         if case .failure = outcome { token.cancel() }
-        owner?.callSettled(self, outcome, sendsReply: sendsReply)
+        owner?.callSettled(self, outcome, sendsReply: sendsReply, ending: ending)
         return true
     }
 
     /// Settles with the method's deadline error. Any thread (normally the timer queue).
     func deadlinePassed() {
         let message = MethodSpec.deadlineExceededMessage(custom: deadlineMessage, method: method, deadlineMs: deadlineMs)
-        settle(.failure(.deadlineExceeded(method: method, message: message, deadlineMs: deadlineMs, elapsedMs: elapsedMs)))
+        settle(.failure(.deadlineExceeded(method: method, message: message, deadlineMs: deadlineMs, elapsedMs: elapsedMs)),
+               ending: .deadline)
     }
 
     /// Settles with the error for a thrown handler error. A `CancellationError` is answered with
@@ -110,8 +115,8 @@ final class Call: DeadlineExpirable {
 
 /// What a call reports to when it settles: the engine, which sends the reply and forgets the call.
 protocol CallOwner: AnyObject, Sendable {
-    /// Runs once per call, with the winning outcome, on the thread that settled it.
-    func callSettled(_ call: Call, _ outcome: Result<ResultJSON, RPCError>, sendsReply: Bool)
+    /// Runs once per call, with the winning outcome and what produced it, on the thread that settled it.
+    func callSettled(_ call: Call, _ outcome: Result<ResultJSON, RPCError>, sendsReply: Bool, ending: CallEnding)
 }
 
 /// How a call's outcome is framed in its reply.

@@ -6,6 +6,8 @@ enum OpenRPCDocument {
             describe(name: "ping", summary: "Liveness check; answered ahead of queued work.", params: .object([:]),
                      result: ["type": "object"], deadlineMs: nil),
             describe(name: "rpc.discover", summary: "This document.", params: .object([:]), result: ["type": "object"], deadlineMs: nil),
+            describe(name: "rpc.stats", summary: "Per-method counts and latency since start, and the server's own sections (protocol.md, section 6.2).",
+                     params: .object([:]), result: StatsReport.resultSchema, deadlineMs: nil),
         ]
         for name in registry.names {
             guard let spec = registry[name] else { continue }

@@ -25,9 +25,12 @@ package final class RPCEngine: Sendable, CallOwner {
     private let deadlines: DeadlineScheduler
     private let discovery: JSONValue
     private let tools: MCPToolCatalog
+    /// The server's own `rpc.stats` sections, and when the engine started (for `uptimeMs`).
+    private let statsSections: [StatsSection]
+    private let startNanos = DispatchTime.now().uptimeNanoseconds
     /// Whether the client opened an MCP session (`initialize` with a `protocolVersion`).
     private let session: QueueBound<SessionState>
-    private let inflight = Locked(InflightTable())
+    private let inflight: Locked<InflightTable>
 
     /// Every call in flight: requests by id (for cancellation and duplicate checks), notifications
     /// by identity (they have no id, but shutdown must still stop their work).
@@ -46,6 +49,9 @@ package final class RPCEngine: Sendable, CallOwner {
         func isInUse(_ id: RequestID) -> Bool { byID[id] != nil || batchIDs.contains(id) }
         var capacityWaiters: [@Sendable () -> Void] = []
         var drainWaiters: [@Sendable () -> Void] = []
+        /// Per-method counts for `rpc.stats`, updated in the same locked step that registers or
+        /// forgets a call.
+        var stats: CallStatsTable
     }
 
     /// - Parameters:
@@ -64,13 +70,17 @@ package final class RPCEngine: Sendable, CallOwner {
         deadlines = DeadlineScheduler(queue: timerQueue)
         var methods: [String: ResolvedMethod] = [:]
         let workQueue = workQueue
-        for (name, spec) in registry.methods {
+        for (slot, name) in registry.names.enumerated() {
+            guard let spec = registry[name] else { continue }
             let gate = spec.concurrencyLimit.map { limit in
                 ConcurrencyGate(limit: limit, schedule: spec.executor ?? { [workQueue] in workQueue.async(execute: $0) })
             }
-            methods[name] = ResolvedMethod(spec: spec, gate: gate, simulatedLatencyMs: configuration.simulatedLatencyMs[name] ?? 0)
+            methods[name] = ResolvedMethod(spec: spec, gate: gate, simulatedLatencyMs: configuration.simulatedLatencyMs[name] ?? 0,
+                                           statsSlot: slot)
         }
         self.methods = methods
+        inflight = Locked(InflightTable(stats: CallStatsTable(methodCount: registry.names.count)))
+        statsSections = registry.statsSections
         discovery = OpenRPCDocument.make(registry: registry, title: identity.title, version: identity.version)
         tools = MCPToolCatalog(registry: registry)
     }
@@ -205,7 +215,7 @@ package final class RPCEngine: Sendable, CallOwner {
     /// silently; the work of both is cancelled. Thread-safe.
     package func abortAllInflight() {
         let calls = inflight.withLock { Array($0.byID.values) + Array($0.withoutID.values) }
-        for call in calls { call.settle(.failure(.shuttingDown(method: call.method))) }
+        for call in calls { call.settle(.failure(.shuttingDown(method: call.method)), ending: .shutdown) }
     }
 
     // MARK: - Dispatch
@@ -237,12 +247,28 @@ package final class RPCEngine: Sendable, CallOwner {
             answerInline(request, target: target, .success(.object([:])))
         case "rpc.discover":
             answerInline(request, target: target, .success(discovery))
+        case "rpc.stats":
+            answerInline(request, target: target, .success(statsOnReaderQueue()))
         default:
             guard let method = methods[request.method] else {
                 return answerInline(request, target: target, .failure(.methodNotFound(request.method)))
             }
             startCallOnReaderQueue(request, method: method, target: target, channel: channel)
         }
+    }
+
+    // MARK: - Statistics
+
+    /// The `rpc.stats` result: the counts of every registered method (a copy-on-write copy under
+    /// the lock, so the walk over the histograms happens outside it; the next call that settles
+    /// copies its method's slot once), then the server's sections. rpc.stats itself, like every
+    /// built-in answered here, is not a call and is not counted.
+    /// - Important: call on the reader queue.
+    private func statsOnReaderQueue() -> JSONValue {
+        dispatchPrecondition(condition: .onQueue(readerQueue))
+        let table = inflight.withLock { $0.stats }
+        let uptimeMs = Int((DispatchTime.now().uptimeNanoseconds - startNanos) / 1_000_000)
+        return StatsReport.make(uptimeMs: uptimeMs, names: registry.names, table: table, sections: statsSections)
     }
 
     // MARK: - MCP
@@ -308,7 +334,7 @@ package final class RPCEngine: Sendable, CallOwner {
         guard let idValue, let id = RequestID(idValue), let call = inflight.withLock({ $0.byID[id] }) else { return }
         var sendsReply = true
         if silently, case .channel = call.target { sendsReply = false }
-        call.settle(.failure(.cancelled(method: call.method)), sendsReply: sendsReply)
+        call.settle(.failure(.cancelled(method: call.method)), sendsReply: sendsReply, ending: .clientCancel)
     }
 
     private func startCallOnReaderQueue(_ request: Request, method: ResolvedMethod, target: ReplyTarget, channel: ReplyChannel,
@@ -327,7 +353,7 @@ package final class RPCEngine: Sendable, CallOwner {
             progress = (token, channel, configuration.progressIntervalMs)
         }
 
-        let call = Call(id: request.id, method: method.spec.name, deadlineMs: deadlineMs,
+        let call = Call(id: request.id, method: method.spec.name, statsSlot: method.statsSlot, deadlineMs: deadlineMs,
                         deadlineMessage: method.spec.deadlineMessage, target: target, replyStyle: replyStyle,
                         progress: progress, deadlines: deadlines, owner: self)
         let registered = inflight.withLock { table -> Bool in
@@ -341,6 +367,7 @@ package final class RPCEngine: Sendable, CallOwner {
             } else {
                 table.withoutID[ObjectIdentifier(call)] = call
             }
+            table.stats.callStarted(slot: call.statsSlot)
             return true
         }
         if !registered, let id = request.id {
@@ -403,10 +430,14 @@ package final class RPCEngine: Sendable, CallOwner {
     /// call writes the reply itself, after the lock is released (`OutputWriter.DirectWrite`): an
     /// idle server then answers without waking the writer queue. With other calls in flight,
     /// replies go through the batching writer queue.
-    func callSettled(_ call: Call, _ outcome: Result<ResultJSON, RPCError>, sendsReply: Bool) {
+    func callSettled(_ call: Call, _ outcome: Result<ResultJSON, RPCError>, sendsReply: Bool, ending: CallEnding) {
         let body = sendsReply ? call.id.map { ReplyTarget.encode(id: $0, call.replyStyle.reply(for: outcome)) } : nil
         var directWrite: OutputWriter.DirectWrite?
+        var errorCode: Int?
+        if case .failure(let error) = outcome { errorCode = error.code.rawValue }
+        let latencyNanos = DispatchTime.now().uptimeNanoseconds &- call.startNanos
         let waiters = inflight.withLock { table -> [@Sendable () -> Void] in
+            table.stats.callSettled(slot: call.statsSlot, errorCode: errorCode, ending: ending, latencyNanos: latencyNanos)
             if let id = call.id {
                 // One hash of the id; an entry that is not this call's (never expected) stays.
                 if let entry = table.byID.removeValue(forKey: id), entry !== call { table.byID[id] = entry }
@@ -452,11 +483,14 @@ private final class ResolvedMethod: Sendable {
     let spec: MethodSpec
     let gate: ConcurrencyGate?
     let simulatedLatencyMs: Int
+    /// Its index in the registry's `names`, and so in the engine's `CallStatsTable`.
+    let statsSlot: Int
 
-    init(spec: MethodSpec, gate: ConcurrencyGate?, simulatedLatencyMs: Int) {
+    init(spec: MethodSpec, gate: ConcurrencyGate?, simulatedLatencyMs: Int, statsSlot: Int) {
         self.spec = spec
         self.gate = gate
         self.simulatedLatencyMs = simulatedLatencyMs
+        self.statsSlot = statsSlot
     }
 }
 

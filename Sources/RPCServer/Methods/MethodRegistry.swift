@@ -1,4 +1,5 @@
-/// The server's method table: name → `MethodSpec`, with command-line deadline overrides applied.
+/// The server's method table: name → `MethodSpec`, with command-line deadline overrides applied,
+/// and the server's own sections of `rpc.stats` (`addStatsSection`).
 /// Built once before serving, then read-only (`Sendable`, lock-free reads from any queue). Every
 /// method is served as JSON-RPC and, in an MCP session, as a tool named with `_` for `.`.
 ///
@@ -30,4 +31,33 @@ public struct MethodRegistry: Sendable {
     }
 
     public subscript(name: String) -> MethodSpec? { methods[name] }
+
+    // MARK: - Statistics
+
+    /// Sections added to the `rpc.stats` result, in the order they were first added.
+    package private(set) var statsSections: [StatsSection] = []
+
+    /// Adds a section named `name` to every `rpc.stats` result (under `sections`), computed by
+    /// `snapshot` when the call arrives; adding a name again replaces its closure.
+    ///
+    /// ```swift
+    /// var registry = MethodRegistry(specs)
+    /// let cache = NoteCache()
+    /// registry.addStatsSection("cache") {
+    ///     ["entries": .int(Int64(cache.count)), "hits": .int(Int64(cache.hits))]
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: the section's key in `sections` (protocol.md, section 6.2).
+    ///   - snapshot: returns the section's current figures. It runs on the engine's reader queue,
+    ///     which reads every request: keep it quick (a lock and a few counters) and never block.
+    public mutating func addStatsSection(_ name: String, _ snapshot: @escaping @Sendable () -> JSONValue) {
+        let section = StatsSection(name: name, snapshot: snapshot)
+        if let index = statsSections.firstIndex(where: { $0.name == name }) {
+            statsSections[index] = section
+        } else {
+            statsSections.append(section)
+        }
+    }
 }

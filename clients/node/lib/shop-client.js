@@ -40,6 +40,17 @@ export class ShopClient extends RPCClient {
     return this.call('ping', undefined, options);
   }
 
+  /**
+   * `rpc.stats`: per method since the server started — `calls`, `ok`, `errors` (count by code, as a
+   * string key), `deadlineExpiries`, `cancels`, `inFlight`, `latencyMs: { p50, p99 }` (null until a
+   * call ended) — and the server's own `sections`. The call itself is not counted.
+   * @param {CallOptions} [options]
+   * @returns {Promise<import('../index.js').ServerStats>}
+   */
+  stats(options) {
+    return this.call('rpc.stats', undefined, options);
+  }
+
   // MARK: - Catalog
 
   /**

@@ -121,6 +121,32 @@ test('timeout_inventoryCheckPastDeadline_rejectsWithTheServersDeadlineError', as
   });
 });
 
+test('stats_countsWhatThisSessionDid_byMethod', async () => {
+  await withServer(['--simulate-latency', 'inventory.check=20000'], async (client) => {
+    await Promise.all([client.catalogGet('SKU-0001'), client.catalogGet('SKU-0002'), client.catalogGet('SKU-0003')]);
+    await assert.rejects(client.catalogGet('SKU-NOPE'), NotFoundError);
+    await assert.rejects(client.inventoryCheck(['SKU-0001'], { timeoutMs: 200 }), DeadlineExceededError);
+    const controller = new AbortController();
+    const cancelled = client.inventoryCheck(['SKU-0002'], { signal: controller.signal });
+    await client.ping(); // the check has reached the server
+    controller.abort();
+    await assert.rejects(cancelled, RequestCancelledError);
+    const { methods, sections } = await client.stats();
+    const get = methods['catalog.get'];
+    assert.deepEqual({ ...get, latencyMs: undefined }, {
+      calls: 4, ok: 3, errors: { 1001: 1 } /* NotFound */, deadlineExpiries: 0, cancels: 0, inFlight: 0, latencyMs: undefined,
+    });
+    const check = methods['inventory.check'];
+    assert.deepEqual({ ...check, latencyMs: undefined }, {
+      calls: 2, ok: 0, errors: { '-32001': 1, '-32800': 1 }, deadlineExpiries: 1, cancels: 1, inFlight: 0, latencyMs: undefined,
+    });
+    for (const { latencyMs } of [get, check]) assert.ok(latencyMs.p50 >= 0 && latencyMs.p50 <= latencyMs.p99);
+    assert.deepEqual(methods['orders.place'].latencyMs, { p50: null, p99: null });
+    assert.equal(methods['rpc.stats'], undefined);
+    assert.equal(typeof sections, 'object');
+  });
+});
+
 test('abort_slowCall_rejectsWithTheServersCancellation', async () => {
   await withServer(
     ['--simulate-latency', 'catalog.get=3000'],

@@ -16,8 +16,8 @@ from .errors import (CartEmptyError, ClientClosedError, ClientDeadlineExceededEr
                      InvalidRequestError, MessageTooLargeError, MethodNotFoundError, NotFoundError, OutOfStockError,
                      ParseError, RequestCancelledError, RPCError, ShopError, ShuttingDownError, StorageError,
                      StoreInterruptedError, error_from_wire)
-from .models import (Cart, CartLine, InventoryLevels, NotificationHandler, Order, OrderPage, Product, ProductPage,
-                     ProgressCallback, SearchResult, StockLevel)
+from .models import (Cart, CartLine, InventoryLevels, LatencyQuantiles, MethodStats, NotificationHandler, Order, OrderPage,
+                     Product, ProductPage, ProgressCallback, SearchResult, ServerStats, StockLevel)
 from .pending_call import PendingCall
 from .server import ServerNotFoundError, find_server_binary
 
@@ -33,5 +33,5 @@ __all__ = [
     "StoreInterruptedError", "StorageError", "InventoryUnavailableError", "ConnectionLostError", "ClientClosedError", "error_from_wire",
     # result shapes
     "Product", "ProductPage", "SearchResult", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
-    "OrderPage", "ProgressCallback", "NotificationHandler",
+    "OrderPage", "LatencyQuantiles", "MethodStats", "ServerStats", "ProgressCallback", "NotificationHandler",
 ]

@@ -6,10 +6,11 @@ extra keys.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, TypedDict
+from typing import Any, Callable, Dict, List, Optional, TypedDict
 
 __all__ = ["Product", "ProductPage", "SearchResult", "StockLevel", "InventoryLevels", "CartLine", "Cart",
-           "Order", "OrderPage", "ProgressCallback", "NotificationHandler"]
+           "Order", "OrderPage", "LatencyQuantiles", "MethodStats", "ServerStats", "ProgressCallback",
+           "NotificationHandler"]
 
 
 class Product(TypedDict):
@@ -79,6 +80,35 @@ class OrderPage(_OrderPageItems, total=False):
     """One page of ``orders.list``, newest first; ``nextCursor`` is absent on the last page."""
 
     nextCursor: str
+
+
+class LatencyQuantiles(TypedDict):
+    """Milliseconds from a call's arrival to its reply; ``None`` until one of its calls has ended."""
+
+    p50: Optional[float]
+    p99: Optional[float]
+
+
+class MethodStats(TypedDict):
+    """One method's figures in ``rpc.stats``: ``calls == ok + sum(errors.values()) + inFlight``."""
+
+    calls: int
+    ok: int
+    #: Error replies by code, as a string (``"-32001"``, ``"1003"``).
+    errors: Dict[str, int]
+    deadlineExpiries: int
+    cancels: int
+    inFlight: int
+    latencyMs: LatencyQuantiles
+
+
+class ServerStats(TypedDict):
+    """``rpc.stats`` (protocol.md section 6.2): every method by name, and the server's own sections
+    (shop-rpc: ``inventory`` when ``--inventory-url`` is set)."""
+
+    uptimeMs: int
+    methods: Dict[str, MethodStats]
+    sections: Dict[str, Any]
 
 
 #: Receives each ``notifications/progress`` params object for a call:

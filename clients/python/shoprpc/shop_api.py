@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, cast
 
-from .models import Cart, InventoryLevels, Order, OrderPage, Product, ProductPage, ProgressCallback, SearchResult
+from .models import (Cart, InventoryLevels, Order, OrderPage, Product, ProductPage, ProgressCallback, SearchResult,
+                     ServerStats)
 
 if TYPE_CHECKING:
     from .messages import Params
@@ -33,6 +34,12 @@ class ShopMethods:
     def ping(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """``ping``: returns ``{}``. Answered ahead of queued work, so it shows the server is alive."""
         return cast(Dict[str, Any], self.call("ping", None, timeout))
+
+    def stats(self, *, timeout: Optional[float] = None) -> ServerStats:
+        """``rpc.stats``: per method since the server started, ``{calls, ok, errors: {code: count},
+        deadlineExpiries, cancels, inFlight, latencyMs: {p50, p99}}``, plus the server's ``sections``.
+        The call itself is not counted."""
+        return cast(ServerStats, self.call("rpc.stats", None, timeout))
 
     def catalog_list(self, cursor: Optional[str] = None, limit: Optional[int] = None,
                      category: Optional[str] = None, *, timeout: Optional[float] = None,
@@ -131,6 +138,10 @@ class AsyncShopMethods:
     async def ping(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """See :meth:`ShopMethods.ping`."""
         return cast(Dict[str, Any], await self.call("ping", None, timeout))
+
+    async def stats(self, *, timeout: Optional[float] = None) -> ServerStats:
+        """See :meth:`ShopMethods.stats`."""
+        return cast(ServerStats, await self.call("rpc.stats", None, timeout))
 
     async def catalog_list(self, cursor: Optional[str] = None, limit: Optional[int] = None,
                            category: Optional[str] = None, *, timeout: Optional[float] = None,

@@ -50,6 +50,19 @@ async def test_shopSession_browseAddPlaceOrder(server_binary: str) -> None:
 
 
 @run_async
+async def test_stats_countsThisSessionsCalls(server_binary: str) -> None:
+    async with spawn(server_binary) as shop:
+        await asyncio.gather(*(shop.catalog_get("SKU-0002") for _ in range(5)))
+        with pytest.raises(NotFoundError):
+            await shop.catalog_get("SKU-NOPE")
+        stats = await shop.stats()
+        get = stats["methods"]["catalog.get"]
+        assert (get["calls"], get["ok"], get["inFlight"], sum(get["errors"].values())) == (6, 5, 0, 1)
+        assert 0 <= get["latencyMs"]["p50"] <= get["latencyMs"]["p99"]
+        assert (await shop.stats())["methods"]["catalog.get"]["calls"] == 6, "rpc.stats does not count itself"
+
+
+@run_async
 async def test_batch_returnsResultsAndErrorsInRequestOrder(server_binary: str) -> None:
     async with spawn(server_binary) as shop:
         outcomes = await shop.batch([("catalog.get", {"sku": "SKU-0002"}), ("nope", None), ("ping", None)])

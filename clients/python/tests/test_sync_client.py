@@ -205,6 +205,33 @@ def test_cancel_sendsCancelRequest_andTheCallRaisesRequestCancelled(spawn) -> No
     assert shop.ping() == {}
 
 
+def test_stats_countsWhatThisSessionDid_byMethod(spawn) -> None:
+    shop = spawn("--simulate-latency", "inventory.check=20000")
+    for _ in range(2):
+        shop.catalog_get("SKU-0001")
+    with pytest.raises(NotFoundError) as unknown:
+        shop.catalog_get("SKU-NOPE")
+    with pytest.raises(DeadlineExceededError):
+        shop.inventory_check(["SKU-0001"], timeout=0.2)
+    pending = shop.call_async("inventory.check", {"skus": ["SKU-0002"]})
+    assert pending.cancel() is True
+    with pytest.raises(RequestCancelledError):
+        pending.result(timeout=PROMPT)
+    stats = shop.stats()
+    assert stats["methods"]["catalog.get"] == {
+        "calls": 3, "ok": 2, "errors": {str(unknown.value.code): 1}, "deadlineExpiries": 0, "cancels": 0, "inFlight": 0,
+        "latencyMs": stats["methods"]["catalog.get"]["latencyMs"]}
+    check = stats["methods"]["inventory.check"]
+    assert (check["calls"], check["ok"], check["deadlineExpiries"], check["cancels"], check["inFlight"]) == (2, 0, 1, 1, 0)
+    assert check["errors"] == {"-32001": 1, "-32800": 1}
+    for name in ("catalog.get", "inventory.check"):
+        latency = stats["methods"][name]["latencyMs"]
+        assert 0 <= latency["p50"] <= latency["p99"]
+    assert stats["methods"]["orders.place"]["latencyMs"] == {"p50": None, "p99": None}
+    assert "rpc.stats" not in stats["methods"] and "ping" not in stats["methods"]
+    assert isinstance(stats["sections"], dict) and stats["uptimeMs"] >= 0
+
+
 def test_cancel_writesTheExactCancelNotification(peer: FakePeer) -> None:
     with ShopClient.attach(*peer.client_streams()) as client:
         pending = client.call_async("slow", None)
