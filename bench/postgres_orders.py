@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Durable orders.place/s and catalog.get/s: N shop-rpc processes on one PostgreSQL database
-(each with W calls in flight) beside one process on a SQLite file (64 in flight).
+(each with W calls in flight) beside one process on a SQLite file (64 in flight), and the same
+processes placing contended orders ("hot": carts of 2-3 lines over 10 hot SKUs, each cart's lines
+in a random order), with each order's latency (p50, p99, max, and how many took 1 s or more).
 
 Run through bench/postgres-orders, which starts a throw-away cluster with fsync on (so
 synchronous_commit = on means what it says) and builds the release binary. Standard library only.
@@ -9,6 +11,7 @@ Carts are prepared with SQL before the timed part, so the measured call is order
 import argparse
 import json
 import os
+import random
 import select
 import sqlite3
 import subprocess
@@ -18,6 +21,7 @@ import time
 import uuid
 
 PRODUCTS = 240
+HOT_SKUS = [f"SKU-{n:04d}" for n in range(1, 11)]
 
 
 def request(i, method, params):
@@ -55,13 +59,16 @@ def finish(procs):
 
 def drive(procs, make, per_process, inflight):
     """Keeps `inflight` calls outstanding on each process until `per_process` have been answered
-    on each; returns (calls/s over all processes, failed replies, one error reply if any)."""
-    state = {}
+    on each; returns (calls/s over all processes, failed replies, one error reply if any, each
+    call's latency in ms from its request's write to its reply's read)."""
+    state, sent_at, latencies = {}, {}, []
     for index, proc in enumerate(procs):
         state[proc.stdout.fileno()] = {"index": index, "proc": proc, "sent": 0, "received": 0, "buffer": b""}
     start = time.perf_counter()
     for entry in state.values():
         first = min(inflight, per_process)
+        now = time.perf_counter()
+        sent_at.update(((entry["index"], i), now) for i in range(first))
         os.write(entry["proc"].stdin.fileno(), b"".join(make(entry["index"], i) for i in range(first)))
         entry["sent"] = first
     failures, sample, open_fds = 0, None, set(state)
@@ -77,18 +84,21 @@ def drive(procs, make, per_process, inflight):
             entry["buffer"] += chunk
             *complete, entry["buffer"] = entry["buffer"].split(b"\n")
             entry["received"] += len(complete)
+            now = time.perf_counter()
             for line in complete:
+                latencies.append((now - sent_at.pop((entry["index"], json.loads(line)["id"]))) * 1000)
                 if b'"error"' in line:
                     failures += 1
                     sample = sample or line[:300]
             more = [make(entry["index"], i) for i in range(entry["sent"], min(per_process, entry["sent"] + len(complete)))]
+            sent_at.update(((entry["index"], i), now) for i in range(entry["sent"], entry["sent"] + len(more)))
             entry["sent"] += len(more)
             if more:
                 os.write(entry["proc"].stdin.fileno(), b"".join(more))
             if entry["received"] >= per_process:
                 open_fds.discard(fd)
     elapsed = time.perf_counter() - start
-    return round(per_process * len(procs) / elapsed), failures, sample
+    return round(per_process * len(procs) / elapsed), failures, sample, sorted(latencies)
 
 
 def postgres_cpu_seconds():
@@ -107,23 +117,36 @@ def postgres_cpu_seconds():
 
 def measured(binary, db, pool, count, make, per_process, inflight):
     """Spawns `count` servers, drives them, stops them; returns (calls/s, failures, sample error,
-    CPU ms per call in shop-rpc, CPU ms per call in PostgreSQL or None)."""
+    CPU ms per call in shop-rpc, CPU ms per call in PostgreSQL or None, sorted latencies in ms)."""
     procs = [spawn(binary, db, pool) for _ in range(count)]
     children, cluster = os.times().children_user + os.times().children_system, postgres_cpu_seconds()
-    rate, failures, sample = drive(procs, make, per_process, inflight)
+    rate, failures, sample, latencies = drive(procs, make, per_process, inflight)
     finish(procs)
     time.sleep(0.5)  # the backends exit after their clients
     calls = count * per_process
     server_ms = (os.times().children_user + os.times().children_system - children) * 1000 / calls
     after = postgres_cpu_seconds()
     database_ms = (after - cluster) * 1000 / calls if after is not None and cluster is not None and "://" in db else None
-    return rate, failures, sample, server_ms, database_ms
+    return rate, failures, sample, server_ms, database_ms, latencies
 
 
 def cart_rows(processes, per_process):
     for p in range(processes):
         for i in range(per_process):
             yield f"b{p}-{i}", f"SKU-{(i + p) % PRODUCTS + 1:04d}"
+
+
+def hot_cart_rows(processes, per_process, seed=24):
+    """Carts of 2 or 3 of the hot SKUs, each cart's lines in a random order (rows in line order)."""
+    rng = random.Random(seed)
+    for p in range(processes):
+        for i in range(per_process):
+            for sku in rng.sample(HOT_SKUS, rng.choice((2, 3))):
+                yield f"h{p}-{i}", sku
+
+
+def place_hot(p, i):
+    return request(i, "orders.place", {"cartId": f"h{p}-{i}", "idempotencyKey": f"h{p}-{i}"})
 
 
 def place(p, i):
@@ -141,14 +164,17 @@ def postgres_rows(args):
     try:
         finish([spawn(args.binary, uri, 1)])  # migrates and seeds
         psql(args.psql, uri, "UPDATE stock SET available = 100000000")
-        values = ",".join(f"('{cart}','{sku}',1,100)" for cart, sku in cart_rows(args.processes, args.orders))
+        # One INSERT, rows in line order: identity ids keep each cart's lines in that order.
+        rows = list(cart_rows(args.processes, args.orders)) + list(hot_cart_rows(args.processes, args.orders))
+        values = ",".join(f"('{cart}','{sku}',1,100)" for cart, sku in rows)
         psql(args.psql, uri, f"INSERT INTO cart_lines (cart_id, sku, quantity, unit_price_cents) VALUES {values}")
         psql(args.psql, uri, "VACUUM ANALYZE")
         orders = measured(args.binary, uri, args.pool, args.processes, place, args.orders, args.inflight)
+        hot = measured(args.binary, uri, args.pool, args.processes, place_hot, args.orders, args.inflight)
         catalog = measured(args.binary, uri, args.pool, args.processes, get, args.catalog, args.inflight)
     finally:
         psql(args.psql, args.pg_uri, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-    return orders, catalog
+    return orders, hot, catalog
 
 
 def sqlite_rows(args, directory):
@@ -183,7 +209,7 @@ def main():
     if not args.pg_uri:
         sys.exit("needs --pg-uri or SHOP_RPC_TEST_POSTGRES_URI (bench/postgres-orders runs with-postgres)")
     psql(args.psql, args.pg_uri, f"ALTER SYSTEM SET commit_delay = {args.commit_delay}; SELECT pg_reload_conf()")
-    pg_orders, pg_catalog = postgres_rows(args)
+    pg_orders, pg_hot, pg_catalog = postgres_rows(args)
     with tempfile.TemporaryDirectory() as directory:
         lite_orders, lite_catalog = sqlite_rows(args, directory)
     total = args.processes * args.orders
@@ -197,7 +223,18 @@ def main():
           f"| **{pg_orders[0]}** ({total} orders) | {cpu(pg_orders)} | {pg_catalog[0]} | {cpu(pg_catalog)} | {pg_orders[1] + pg_catalog[1]} |")
     print(f"| SQLite file (synchronous=FULL) | 1 × {args.sqlite_inflight} "
           f"| **{lite_orders[0]}** ({total} orders) | {cpu(lite_orders)} | {lite_catalog[0]} | {cpu(lite_catalog)} | {lite_orders[1] + lite_catalog[1]} |")
-    for label, result in (("pg orders", pg_orders), ("pg catalog", pg_catalog), ("sqlite orders", lite_orders), ("sqlite catalog", lite_catalog)):
+    def quantile(latencies, q):
+        return latencies[min(len(latencies) - 1, int(q * len(latencies)))]
+
+    print("\n| PostgreSQL orders, " + f"{args.processes} × {args.inflight}" + " | orders.place/s | p50 ms | p99 ms | max ms | ≥ 1 s | failed |")
+    print("|---|--:|--:|--:|--:|--:|--:|")
+    for label, result in (("uncontended (one SKU per cart, spread over the catalog)", pg_orders),
+                          ("hot (2-3 of 10 hot SKUs per cart, in random order)", pg_hot)):
+        latencies = result[5]
+        print(f"| {label} | {result[0]} | {quantile(latencies, 0.5):.1f} | {quantile(latencies, 0.99):.1f} "
+              f"| {latencies[-1]:.0f} | {sum(1 for x in latencies if x >= 1000)} | {result[1]} |")
+    for label, result in (("pg orders", pg_orders), ("pg hot orders", pg_hot), ("pg catalog", pg_catalog),
+                          ("sqlite orders", lite_orders), ("sqlite catalog", lite_catalog)):
         if result[2]:
             print(f"\n{label}: first error reply: {result[2].decode(errors='replace')}")
 
