@@ -3,7 +3,7 @@ import XCTest
 
 /// libpq and libcurl are loaded only by the features that need them (`--db postgres://…`,
 /// `--inventory-url`), never at start-up: most of a start-up's time and memory went to loading
-/// them and the libraries behind them (bench/README.md, "Floors"). Checked in the running
+/// them and the libraries behind them (bench/HISTORY.md, "Floors"). Checked in the running
 /// server's own memory map, once it has answered.
 final class OnDemandLibrariesTests: XCTestCase {
     /// The shared libraries mapped into the server after its first reply.

@@ -5,7 +5,7 @@
 //
 // libcurl (libcurl.so.4) is loaded with dlopen when the first client is made, so a server that
 // never asks an inventory service never loads it (nor the TLS, HTTP/2, SSH, LDAP and Kerberos
-// libraries behind it: most of start-up time and memory otherwise; bench/README.md, "Floors").
+// libraries behind it: most of start-up time and memory otherwise; bench/HISTORY.md, "Floors").
 //
 // Threads: each client runs one thread of its own that drives every transfer. `shop_http_get` and
 // `shop_http_cancel` may be called from any thread; every `done` callback runs on the client's

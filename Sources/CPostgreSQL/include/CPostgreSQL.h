@@ -7,7 +7,7 @@
 // building needs no PostgreSQL headers; the definitions are in libpq_on_demand.c, which forwards
 // each call to libpq.so.5 opened with dlopen. A server that never opens a `postgres://` store
 // never loads libpq (nor OpenSSL, Kerberos and LDAP behind it), which is most of the start-up
-// time and memory it would otherwise cost (bench/README.md, "Floors").
+// time and memory it would otherwise cost (bench/HISTORY.md, "Floors").
 //
 // Why this is safe: libpq's client ABI is stable within soname 5 (since PostgreSQL 8.0): its
 // header promises that enum values are only ever appended, never removed or renumbered, and the

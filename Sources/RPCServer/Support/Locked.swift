@@ -22,7 +22,7 @@ import Darwin
 /// briefly before sleeping in the kernel. Every critical section here is a few hundred
 /// instructions at most, so the holder, if it is running, lets go within the spin; a plain mutex
 /// put the waiter to sleep and woke it with a second syscall and two context switches. Measured
-/// on pipelined catalog.get (bench/README.md, "fourth pass"): about a fifth more requests a second.
+/// on pipelined catalog.get (bench/HISTORY.md, "fourth pass"): about a fifth more requests a second.
 package struct Locked<Value>: @unchecked Sendable {  // the value is only touched inside withLock, under the mutex
     private let storage: LockedStorage<Value>
 

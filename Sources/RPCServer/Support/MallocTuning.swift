@@ -7,7 +7,7 @@ package enum MallocTuning {
     /// Caps glibc's malloc arenas. By default glibc gives each thread that allocates its own arena
     /// (up to 8 per core), and a pipelined burst spread over Dispatch's threads leaves each one
     /// holding freed memory: 1 M pipelined pings peaked at ~31 MB RSS with the default and ~23 MB
-    /// with 2 arenas, at the same throughput (bench/README.md). Call first thing in `main`,
+    /// with 2 arenas, at the same throughput (bench/HISTORY.md). Call first thing in `main`,
     /// before any other thread starts. A no-op where glibc's `mallopt` is absent.
     package static func limitArenas(_ count: Int32 = 2) {
         #if canImport(Glibc)
