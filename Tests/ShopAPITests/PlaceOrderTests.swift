@@ -65,6 +65,21 @@ final class PlaceOrderTests: StoreContractTestCase {
         }
     }
 
+    /// Stock is taken in SKU order (PostgreSQL's lock order), but the line reported is the first
+    /// short one in the cart's order, on every store.
+    func test_placeOrder_twoShortLines_reportsTheFirstInCartOrder() throws {
+        try forEachStore {
+            try service.drainStock(of: "SKU-0006", leaving: 1)
+            try service.drainStock(of: "SKU-0009", leaving: 2)
+            _ = try service.addToCartAndWait("c1", "SKU-0009", 3).get()  // short, first in the cart
+            _ = try service.addToCartAndWait("c1", "SKU-0001", 1).get()
+            _ = try service.addToCartAndWait("c1", "SKU-0006", 4).get()  // short, lower SKU
+            XCTAssertEqual(service.placeOrderAndWait("c1", key: "k1").failure, .outOfStock(sku: "SKU-0009", requested: 3, available: 2))
+            XCTAssertEqual(try service.available("SKU-0006"), 1)
+            XCTAssertEqual(try service.available("SKU-0009"), 2)
+        }
+    }
+
     func test_placeOrder_soldOutProduct_failsOutOfStockWithZeroAvailable() throws {
         try forEachStore {
             _ = try service.addToCartAndWait("c1", "SKU-0131", 1).get()

@@ -14,12 +14,12 @@
 ///    raises `SQLSTATE SHOP3`;
 /// 2. no cart lines: the key is looked up again (another process may have placed this order and
 ///    emptied the cart meanwhile) and its order returned, else `SHOP2`;
-/// 3. the stock rows of every line are locked first, all at once, in one canonical order (by SKU,
-///    whatever the cart's order: `SELECT … ORDER BY sku FOR UPDATE`), so two orders that share
-///    SKUs queue for them in the same order and can never deadlock; then each line in cart order
-///    takes its stock with one conditional UPDATE of its (already locked) row; the first that
-///    cannot raises `SHOP1` with DETAIL `requested available sku` (the level it saw), which undoes
-///    the stock already taken, so the line reported is the same as the SQLite store's;
+/// 3. each line takes its stock with one conditional UPDATE, the lines in one canonical order (by
+///    SKU, whatever the cart's order), so two orders that share SKUs lock those rows in the same
+///    order and can never deadlock (a concurrent writer of a row makes the UPDATE wait, then
+///    re-check); if any line cannot, the first such line in cart order raises `SHOP1` with DETAIL
+///    `requested available sku` (the level it sees), which undoes the stock already taken, so the
+///    line reported is the one the SQLite store reports;
 /// 4. the order row and its lines are inserted from the cart lines read once (a concurrent
 ///    `cart.add` cannot make the order differ from the stock taken), and the cart emptied. A
 ///    concurrent order under the same key makes the INSERT fail with `unique_violation` once the
@@ -51,6 +51,9 @@ enum PostgreSQLOrderFunction {
             v_prices BIGINT[];
             v_available BIGINT;
             v_total BIGINT := 0;
+            v_by_sku BIGINT[];
+            v_line BIGINT;
+            v_short BIGINT;
         BEGIN
             PERFORM \(PostgreSQLCartLock.call("p_cart_id"));
             SELECT o.seq, o.cart_id INTO v_seq, v_cart FROM orders o WHERE o.idempotency_key = p_key;
@@ -64,18 +67,22 @@ enum PostgreSQLOrderFunction {
                         RAISE EXCEPTION USING ERRCODE = 'SHOP2', MESSAGE = 'cart is empty';
                     END IF;
                 ELSE
-                    -- One lock order for every order: by SKU (rule 3).
-                    PERFORM 1 FROM stock s WHERE s.sku = ANY (v_skus) ORDER BY s.sku FOR UPDATE;
-                    FOR i IN 1 .. array_length(v_skus, 1) LOOP
-                        UPDATE stock s SET available = s.available - v_quantities[i]
-                            WHERE s.sku = v_skus[i] AND s.available >= v_quantities[i];
-                        IF NOT FOUND THEN
-                            SELECT s.available INTO v_available FROM stock s WHERE s.sku = v_skus[i];
-                            RAISE EXCEPTION USING ERRCODE = 'SHOP1', MESSAGE = 'out of stock',
-                                DETAIL = v_quantities[i] || ' ' || coalesce(v_available, 0) || ' ' || v_skus[i];
+                    -- One lock order for every order: the lines by SKU (rule 3).
+                    SELECT array_agg(t.n ORDER BY t.sku) INTO v_by_sku FROM unnest(v_skus) WITH ORDINALITY AS t(sku, n);
+                    FOREACH v_line IN ARRAY v_by_sku LOOP
+                        UPDATE stock s SET available = s.available - v_quantities[v_line]
+                            WHERE s.sku = v_skus[v_line] AND s.available >= v_quantities[v_line];
+                        IF NOT FOUND AND (v_short IS NULL OR v_line < v_short) THEN
+                            v_short := v_line;
                         END IF;
-                        v_total := v_total + v_quantities[i] * v_prices[i];
+                        v_total := v_total + v_quantities[v_line] * v_prices[v_line];
                     END LOOP;
+                    -- The first short line in cart order is the one reported, whatever the lock order.
+                    IF v_short IS NOT NULL THEN
+                        SELECT s.available INTO v_available FROM stock s WHERE s.sku = v_skus[v_short];
+                        RAISE EXCEPTION USING ERRCODE = 'SHOP1', MESSAGE = 'out of stock',
+                            DETAIL = v_quantities[v_short] || ' ' || coalesce(v_available, 0) || ' ' || v_skus[v_short];
+                    END IF;
                     INSERT INTO orders (order_id, cart_id, idempotency_key, total_cents, currency, status, created_at)
                         VALUES (p_order_id, p_cart_id, p_key, v_total, p_currency, p_status, p_created_at)
                         RETURNING seq INTO v_seq;
