@@ -12,6 +12,7 @@ final class ServerProcess: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var stdoutClosed = false
     private var stderrText = ""
+    private var stderrClosed = false
 
     /// The binary under test: `SHOP_RPC_BIN`, else the one built next to this test bundle.
     static var binaryURL: URL {
@@ -52,7 +53,7 @@ final class ServerProcess: @unchecked Sendable {
         }
         Self.readUntilEOF(stderr.fileHandleForReading.fileDescriptor) { [self] chunk in
             condition.lock()
-            if let chunk { stderrText += String(decoding: chunk, as: UTF8.self) }
+            if let chunk { stderrText += String(decoding: chunk, as: UTF8.self) } else { stderrClosed = true }
             condition.broadcast()
             condition.unlock()
         }
@@ -169,12 +170,17 @@ final class ServerProcess: @unchecked Sendable {
     // MARK: - Exit
 
     /// Waits for the process to exit; returns its status, or nil if it is still running at `timeout`.
+    /// Once it has exited, also waits (within `timeout`) until its stderr has been read to the end,
+    /// so `stderrOutput` then holds everything it wrote, however late the reading thread runs.
     func waitForExit(timeout: TimeInterval = 20) -> Int32? {
         let limit = Date().addingTimeInterval(timeout)
         while process.isRunning {
             if Date() > limit { return nil }
             usleep(2000)
         }
+        condition.lock()
+        while !stderrClosed, condition.wait(until: limit) {}
+        condition.unlock()
         return process.terminationStatus
     }
 }
