@@ -44,8 +44,10 @@ public struct ReplyExpectations {
         var id = ExpectedID.null
         if let idValue = object["id"] {
             switch idValue {
-            case .string, .int: id = .id(idValue)
-            // protocol.md section 2: a numeric id must be finite and strictly between -2^63 and 2^63.
+            // protocol.md section 2: a numeric id must be finite and strictly between -2^63 and 2^63
+            // (-2^63 itself, which fits an Int64, included in what is refused).
+            case .string: id = .id(idValue)
+            case .int(let number) where number != .min: id = .id(idValue)
             case .double(let number) where number.isFinite && number.magnitude < 0x1p63: id = .id(idValue)
             default: return .null  // not a usable id: invalid request, id null
             }
