@@ -81,6 +81,8 @@ static void load_curl(void) {
 typedef struct request {
     uint64_t id;
     char *url;
+    char *extra_header;           // NULL: only the client's shared headers
+    struct curl_slist *headers;   // this request's own list, when it has an extra header
     shop_http_done done;
     void *context;
     CURL *easy;                   // set once the client's thread has added it
@@ -127,6 +129,8 @@ static size_t append_body(char *data, size_t size, size_t count, void *user) {
 }
 
 static void free_request(request *r) {
+    if (r->headers) curl.slist_free_all(r->headers);
+    free(r->extra_header);
     free(r->url);
     free(r->body);
     free(r);
@@ -173,7 +177,13 @@ static void start(shop_http_client *client, request *r) {
     CURL *e = r->easy;
     curl.easy_setopt(e, CURLOPT_URL, r->url);
     curl.easy_setopt(e, CURLOPT_HTTPGET, 1L);
-    curl.easy_setopt(e, CURLOPT_HTTPHEADER, client->headers);
+    if (r->extra_header) {
+        r->headers = curl.slist_append(NULL, "Accept: application/json");
+        struct curl_slist *both = r->headers ? curl.slist_append(r->headers, r->extra_header) : NULL;
+        if (!both) return finish(r, CURLE_OUT_OF_MEMORY, 0);
+        r->headers = both;
+    }
+    curl.easy_setopt(e, CURLOPT_HTTPHEADER, r->headers ? r->headers : client->headers);
     curl.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
     curl.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
@@ -327,14 +337,18 @@ void shop_http_client_destroy(shop_http_client *client) {
     free_client(client);
 }
 
-uint64_t shop_http_get(shop_http_client *client, const char *url, shop_http_done done, void *context) {
+uint64_t shop_http_get(shop_http_client *client, const char *url, const char *extra_header, shop_http_done done,
+                       void *context) {
     request *r = calloc(1, sizeof *r);
     char *copy = strdup(url);
-    if (!r || !copy) {
+    char *header = extra_header ? strdup(extra_header) : NULL;
+    if (!r || !copy || (extra_header && !header)) {
         free(r);
         free(copy);
+        free(header);
         return 0;
     }
+    r->extra_header = header;
     r->url = copy;
     r->done = done;
     r->context = context;

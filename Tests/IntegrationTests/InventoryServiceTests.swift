@@ -48,6 +48,23 @@ final class InventoryServiceTests: XCTestCase {
         XCTAssertEqual(service.stats()?.requests, 1)
     }
 
+    /// Deadline propagation (protocol.md, section 7): each request says, in whole milliseconds,
+    /// how long the check will still wait: at most its deadline (the method's 5 s, or a shorter
+    /// `_meta.deadlineMs`), and more than nothing, since a check is never sent at its deadline.
+    func test_eachUpstreamRequest_carriesTheTimeItsCheckHasLeft() throws {
+        let service = try startService()
+        let server = try startServer(["--inventory-url", service.url()])
+        server.sendLine(check(1, ["SKU-0001"]))
+        XCTAssertNotNil((server.readJSON() as? [String: Any])?.result)
+        server.sendLine(check(2, ["SKU-0002"], deadlineMs: 1_500))
+        XCTAssertNotNil((server.readJSON() as? [String: Any])?.result)
+        let headers = try XCTUnwrap(service.stats()?.timeoutHeaders)
+        XCTAssertEqual(headers.count, 2)
+        let values = headers.map { $0.flatMap { Int($0) } }
+        XCTAssertTrue(values[0].map { 0 < $0 && $0 <= 5_000 } ?? false, "\(headers)")
+        XCTAssertTrue(values[1].map { 0 < $0 && $0 <= 1_500 } ?? false, "\(headers)")
+    }
+
     func test_inventoryCheck_withoutTheFlag_stillReadsTheLocalStore() throws {
         let server = try startServer([])
         server.sendLine(check(1, ["SKU-0001"]))

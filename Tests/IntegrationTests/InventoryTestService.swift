@@ -58,6 +58,8 @@ final class InventoryTestService {
         let closedEarlyTimes: [Double]
         let requestTimes: [Double]
         let lastSkus: [String]
+        /// Each request's `X-Request-Timeout-Ms` header, in arrival order (nil when absent).
+        let timeoutHeaders: [String?]
     }
 
     func stats(file: StaticString = #filePath, line: UInt = #line) -> Stats? {
@@ -68,7 +70,8 @@ final class InventoryTestService {
         return Stats(requests: object["requests"] as? Int ?? -1, inFlight: object["inFlight"] as? Int ?? -1,
                      maxInFlight: object["maxInFlight"] as? Int ?? -1, closedEarly: object["closedEarly"] as? Int ?? -1,
                      closedEarlyTimes: object["closedEarlyTimes"] as? [Double] ?? [],
-                     requestTimes: object["requestTimes"] as? [Double] ?? [], lastSkus: object["lastSkus"] as? [String] ?? [])
+                     requestTimes: object["requestTimes"] as? [Double] ?? [], lastSkus: object["lastSkus"] as? [String] ?? [],
+                     timeoutHeaders: (object["timeoutHeaders"] as? [Any] ?? []).map { $0 as? String })
     }
 
     /// Polls the stats until `condition` holds; returns the last stats. `timeout` is a hang guard.

@@ -50,10 +50,12 @@ shop_http_client *shop_http_client_create(long max_connections, size_t max_body_
 /// the client then stops and frees itself once that callback returns).
 void shop_http_client_destroy(shop_http_client *client);
 
-/// Starts `GET url` with `Accept: application/json`; `done(context, …)` runs once when it ends.
-/// Returns the request's id, for `shop_http_cancel`; 0 when the request could not even be made
-/// (out of memory), and then `done` never runs.
-uint64_t shop_http_get(shop_http_client *client, const char *url, shop_http_done done, void *context);
+/// Starts `GET url` with `Accept: application/json` and, when `extra_header` is not NULL, that
+/// header line too (e.g. "X-Request-Timeout-Ms: 4950"; copied); `done(context, …)` runs once when
+/// it ends. Returns the request's id, for `shop_http_cancel`; 0 when the request could not even be
+/// made (out of memory), and then `done` never runs.
+uint64_t shop_http_get(shop_http_client *client, const char *url, const char *extra_header, shop_http_done done,
+                       void *context);
 
 /// Stops request `id` and closes its connection; its `done` runs with SHOP_HTTP_CANCELLED, unless
 /// it had already ended (then this does nothing).

@@ -16,6 +16,8 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
 ///   waiter and ends at its deadline): at peak, when many
 ///   deadlines pass together, each cancelled request would otherwise admit a waiter that is
 ///   itself cancelled a moment later, and nearly every shed check would still reach the service.
+/// - Each request tells the service how long the check will wait for it: `X-Request-Timeout-Ms`,
+///   the whole milliseconds left until the check's deadline when the request starts.
 /// - Every failure of the service is `ShopError.inventoryUnavailable`; an answer that is not
 ///   exactly the asked SKUs with non-negative integer counts is refused, never shown as stock.
 /// - Thread-safe; `checkInventory` never blocks and calls its completion exactly once.
@@ -86,7 +88,7 @@ public final class HTTPInventorySource: InventorySource {
         let latestStart = Self.latestStart(deadline: deadline, minimumUsefulMilliseconds: minimumUsefulMilliseconds)
         gate.enter(check.ticket) { [gate, session, maxBodyBytes] in
             check.start(gate: gate, latestStart: latestStart) { done in
-                session.makeRequest(url) { outcome in
+                session.makeRequest(url, deadline: deadline) { outcome in
                     done(Self.levels(from: outcome, asked: skus, maxBodyBytes: maxBodyBytes))
                 }
             }

@@ -1,4 +1,5 @@
 import CCurlClient
+import Dispatch
 import FoundationEssentials  // Data
 import RPCServer  // Locked: a lock ThreadSanitizer can see
 
@@ -43,10 +44,23 @@ final class InventoryHTTPSession: Sendable {
         shop_http_client_destroy(client)  // ends every request still running with `.cancelled`
     }
 
-    /// A GET of `url` with `Accept: application/json`, not yet started: the caller keeps it (for
-    /// `cancel()`) before it calls `resume()`.
-    func makeRequest(_ url: URL, completion: @escaping Completion) -> Request {
-        Request(session: self, url: url.absoluteString, completion: completion)
+    /// The header that tells the service how long the caller will wait for this request
+    /// (protocol.md, section 7): whole milliseconds left until the deadline when the request starts.
+    static let timeoutHeaderName = "X-Request-Timeout-Ms"
+
+    /// A GET of `url` with `Accept: application/json` and, unless `deadline` is `.distantFuture`,
+    /// `X-Request-Timeout-Ms` (the time left when it is resumed), not yet started: the caller keeps
+    /// it (for `cancel()`) before it calls `resume()`.
+    func makeRequest(_ url: URL, deadline: DispatchTime = .distantFuture, completion: @escaping Completion) -> Request {
+        Request(session: self, url: url.absoluteString, deadline: deadline, completion: completion)
+    }
+
+    /// The `X-Request-Timeout-Ms` line for `deadline` as seen at `now` (0 once it has passed), or
+    /// nil without a deadline.
+    static func timeoutHeader(deadline: DispatchTime, now: DispatchTime = .now()) -> String? {
+        guard deadline != .distantFuture else { return nil }
+        let left = deadline.uptimeNanoseconds > now.uptimeNanoseconds ? deadline.uptimeNanoseconds - now.uptimeNanoseconds : 0
+        return "\(timeoutHeaderName): \(left / 1_000_000)"
     }
 
     // MARK: - Request
@@ -63,12 +77,14 @@ final class InventoryHTTPSession: Sendable {
 
         private let session: InventoryHTTPSession
         private let url: String
+        private let deadline: DispatchTime
         private let completion: Completion
         private let state = Locked(State.made)
 
-        fileprivate init(session: InventoryHTTPSession, url: String, completion: @escaping Completion) {
+        fileprivate init(session: InventoryHTTPSession, url: String, deadline: DispatchTime, completion: @escaping Completion) {
             self.session = session
             self.url = url
+            self.deadline = deadline
             self.completion = completion
         }
 
@@ -83,7 +99,7 @@ final class InventoryHTTPSession: Sendable {
                 }
                 // The completion's context holds the request until the client's thread ends it.
                 let context = Unmanaged.passRetained(self).toOpaque()
-                let id = shop_http_get(session.client, url, { context, result in
+                let id = shop_http_get(session.client, url, InventoryHTTPSession.timeoutHeader(deadline: deadline), { context, result in
                     guard let context, let result else { return }
                     let request = Unmanaged<Request>.fromOpaque(context).takeRetainedValue()
                     request.end(with: Request.outcome(result.pointee))
