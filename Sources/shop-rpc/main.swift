@@ -98,7 +98,11 @@ do {
     let storeName = ShopService.uriScheme(of: databasePath).map { "\($0):// store" } ?? "store at \(databasePath)"
     exitWithMessage("cannot open the \(storeName): \(error)", status: 1)
 }
-let registry = MethodRegistry(ShopMethods.specs(service: service, inventory: inventorySource))
+var registry = MethodRegistry(ShopMethods.specs(service: service, inventory: inventorySource))
+if let inventorySource {
+    // rpc.stats: what the inventory client is doing (protocol.md, section 6.2).
+    registry.addStatsSection("inventory") { inventorySource.statsJSON }
+}
 let identity = ServerIdentity(name: "shop-rpc", title: "Shop RPC", version: version, instructions: """
     A small shop: browse the catalog, check live inventory, fill a cart, place orders. Money is in \
     integer cents (priceCents, totalCents). Add items with cart_add and wait for its result before \

@@ -65,6 +65,44 @@ final class InventoryServiceTests: XCTestCase {
         XCTAssertTrue(values[1].map { 0 < $0 && $0 <= 1_500 } ?? false, "\(headers)")
     }
 
+    /// `rpc.stats`' `inventory` section counts what the client did: two answered checks, one the
+    /// service refused (HTTP 503), one ended by its deadline while the service was slow.
+    func test_rpcStats_inventorySection_countsWhatTheChecksDid() throws {
+        let service = try startService()
+        let server = try startServer(["--inventory-url", service.url()])
+        let failing = try startServer(["--inventory-url", service.url("/status/503")])
+        let slow = try startServer(["--inventory-url", service.url("/delay/60000")])
+        server.sendLine(check(1, ["SKU-0001"]))
+        server.sendLine(check(2, ["SKU-0002", "SKU-0003"]))
+        XCTAssertEqual(server.readReplies(2).values.filter { $0["result"] != nil }.count, 2)
+        failing.sendLine(check(3, ["SKU-0004"]))
+        XCTAssertEqual(((failing.readJSON() as? [String: Any])?["error"] as? [String: Any])?["code"] as? Int, 1009)
+        slow.sendLine(check(4, ["SKU-0005"], deadlineMs: 300))
+        XCTAssertEqual(((slow.readJSON() as? [String: Any])?["error"] as? [String: Any])?["code"] as? Int, -32001)
+
+        func inventory(_ process: ServerProcess) throws -> [String: Int] {
+            process.sendLine(rpc("stats", "rpc.stats"))
+            let result = try XCTUnwrap((process.readJSON() as? [String: Any])?.result)
+            let sections = try XCTUnwrap(result["sections"] as? [String: Any])
+            return try XCTUnwrap(sections["inventory"] as? [String: Int], "\(sections)")
+        }
+        XCTAssertEqual(try inventory(server), ["limit": 16, "inFlight": 0, "queued": 0, "upstreamRequests": 2, "answered": 2,
+                                               "upstreamFailures": 0, "cancelled": 0, "notSentTooLate": 0])
+        XCTAssertEqual(try inventory(failing)["upstreamFailures"], 1)
+        XCTAssertEqual(try inventory(failing)["answered"], 0)
+        // The reply leaves at the deadline; the cancelled request ends on the client's thread just
+        // after, so the count is awaited (bounded), not raced.
+        var slowStats = try inventory(slow)
+        let limit = Date().addingTimeInterval(20)
+        while slowStats["cancelled"] != 1 || slowStats["inFlight"] != 0, Date() < limit {
+            usleep(20_000)
+            slowStats = try inventory(slow)
+        }
+        XCTAssertEqual(slowStats["upstreamRequests"], 1)
+        XCTAssertEqual(slowStats["cancelled"], 1, "\(slowStats)")
+        XCTAssertEqual(slowStats["inFlight"], 0, "\(slowStats)")
+    }
+
     func test_inventoryCheck_withoutTheFlag_stillReadsTheLocalStore() throws {
         let server = try startServer([])
         server.sendLine(check(1, ["SKU-0001"]))

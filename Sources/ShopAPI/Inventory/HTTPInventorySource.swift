@@ -38,6 +38,16 @@ public final class HTTPInventorySource: InventorySource {
     public let minimumUsefulMilliseconds: Int
     private let gate: InventoryAdmissionGate
     private let session: InventoryHTTPSession
+    private let counters = Locked(Counters())
+
+    /// What the source has done since it was made (`statsJSON`).
+    private struct Counters {
+        var upstreamRequests = 0
+        var answered = 0
+        var upstreamFailures = 0
+        var cancelled = 0
+        var notSentTooLate = 0
+    }
 
     /// - Parameters:
     ///   - baseURL: an `http` or `https` URL (see `isUsableBaseURL`); `/stock` is appended to its path.
@@ -86,13 +96,43 @@ public final class HTTPInventorySource: InventorySource {
             check.interrupt(gate: gate)
         }
         let latestStart = Self.latestStart(deadline: deadline, minimumUsefulMilliseconds: minimumUsefulMilliseconds)
-        gate.enter(check.ticket) { [gate, session, maxBodyBytes] in
-            check.start(gate: gate, latestStart: latestStart) { done in
-                session.makeRequest(url, deadline: deadline) { outcome in
-                    done(Self.levels(from: outcome, asked: skus, maxBodyBytes: maxBodyBytes))
+        gate.enter(check.ticket) { [gate, session, maxBodyBytes, counters] in
+            check.start(gate: gate, latestStart: latestStart, onNotSent: { counters.withLock { $0.notSentTooLate += 1 } }) { done in
+                counters.withLock { $0.upstreamRequests += 1 }
+                return session.makeRequest(url, deadline: deadline) { outcome in
+                    let levels = Self.levels(from: outcome, asked: skus, maxBodyBytes: maxBodyBytes)
+                    counters.withLock { counters in
+                        switch (outcome, levels) {
+                        case (.failure(.cancelled), _): counters.cancelled += 1
+                        case (_, .success): counters.answered += 1
+                        case (_, .failure): counters.upstreamFailures += 1
+                        }
+                    }
+                    done(levels)
                 }
             }
         }
+    }
+
+    /// The `inventory` section of `rpc.stats` (protocol.md, section 6.2): the limit, checks sending
+    /// (`inFlight`) and waiting (`queued`) now, and since start the requests sent and how they
+    /// ended (`answered` with valid levels, `upstreamFailures`: refused, lost, timed out by the
+    /// client, non-200 or malformed; `cancelled`: the check's deadline or cancel ended the request),
+    /// and `notSentTooLate`: checks admitted too close to their deadline to be worth sending.
+    /// Thread-safe; cheap (two locks held briefly).
+    public var statsJSON: JSONValue {
+        let now = gate.counts
+        let total = counters.withLock { $0 }
+        return [
+            "limit": .int(Int64(maxConcurrent)),
+            "inFlight": .int(Int64(now.running)),
+            "queued": .int(Int64(now.waiting)),
+            "upstreamRequests": .int(Int64(total.upstreamRequests)),
+            "answered": .int(Int64(total.answered)),
+            "upstreamFailures": .int(Int64(total.upstreamFailures)),
+            "cancelled": .int(Int64(total.cancelled)),
+            "notSentTooLate": .int(Int64(total.notSentTooLate)),
+        ]
     }
 
     /// When a check stops being worth sending: `minimumUseful` before `deadline`, or a quarter of
@@ -163,7 +203,7 @@ private final class InventoryCheck: @unchecked Sendable {
 
     /// Admitted by the gate: makes the request (unless interrupted meanwhile, or admitted after
     /// `latestStart`) and resumes it. The slot is given back when the request ends, however it ends.
-    func start(gate: InventoryAdmissionGate, latestStart: DispatchTime,
+    func start(gate: InventoryAdmissionGate, latestStart: DispatchTime, onNotSent: () -> Void,
                makeRequest: (@escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) -> InventoryHTTPSession.Request) {
         enum Start { case run(InventoryHTTPSession.Request), interrupted, shed }
         let start: Start = state.withLock { state in
@@ -186,6 +226,7 @@ private final class InventoryCheck: @unchecked Sendable {
             gate.leave()
             finish(.failure(.interrupted))
         case .shed:
+            onNotSent()
             gate.leave()  // its deadline's interruption finishes it; the engine replies -32001 then
         }
     }
