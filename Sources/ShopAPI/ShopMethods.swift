@@ -146,6 +146,8 @@ extension ShopError: RPCErrorConvertible {
             var members: JSONObject = ["detail": .string(detail)]
             if let status { members.append("status", .int(Int64(status))) }
             details = members
+        case let .inventoryCircuitOpen(retryAfterMs):
+            details = ["detail": .string(Self.circuitOpenDetail(retryAfterMs: retryAfterMs)), "retryAfterMs": .int(Int64(retryAfterMs))]
         }
         return RPCError(code: RPCErrorCode(code), type: type, message: message, details: details)
     }

@@ -41,7 +41,15 @@ func exitWithMessage(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-let applicationOptions = [databaseOption, poolOption, inventoryURLOption, inventoryMaxConcurrentOption]
+let inventoryFailuresOption = ServerOptions.ApplicationOption(
+    flag: "--inventory-circuit-failures", valueName: "N",
+    help: "failures in a row that open the inventory circuit breaker (default \(InventoryCircuitBreaker.defaultFailureThreshold))")
+let inventoryCoolDownOption = ServerOptions.ApplicationOption(
+    flag: "--inventory-circuit-cooldown-ms", valueName: "MS",
+    help: "how long an open circuit refuses checks before one probe (default \(InventoryCircuitBreaker.defaultCoolDownMilliseconds))")
+let inventoryOnlyFlags = ["--inventory-max-concurrent", "--inventory-circuit-failures", "--inventory-circuit-cooldown-ms"]
+let applicationOptions = [databaseOption, poolOption, inventoryURLOption, inventoryMaxConcurrentOption,
+                          inventoryFailuresOption, inventoryCoolDownOption]
 
 let options: ServerOptions
 do {
@@ -67,20 +75,23 @@ func integerOption(_ flag: String, in range: ClosedRange<Int>) -> Int? {
     }
 }
 
-// --inventory-url and --inventory-max-concurrent: checked before the store is opened.
+// --inventory-url and the flags that tune it: checked before the store is opened.
 var inventorySource: HTTPInventorySource?
 if let text = options.applicationValues["--inventory-url"] {
     guard let url = URL(string: text), HTTPInventorySource.isUsableBaseURL(url) else {
         exitWithMessage("--inventory-url needs an http:// or https:// URL with a host, got '\(text)'", status: 2)
     }
     let maxConcurrent = integerOption("--inventory-max-concurrent", in: 1...4096) ?? HTTPInventorySource.defaultMaxConcurrent
+    let failures = integerOption("--inventory-circuit-failures", in: 1...1_000_000) ?? InventoryCircuitBreaker.defaultFailureThreshold
+    let coolDown = integerOption("--inventory-circuit-cooldown-ms", in: 1...3_600_000) ?? InventoryCircuitBreaker.defaultCoolDownMilliseconds
     do {
-        inventorySource = try HTTPInventorySource(baseURL: url, maxConcurrent: maxConcurrent)
+        inventorySource = try HTTPInventorySource(baseURL: url, maxConcurrent: maxConcurrent,
+                                                  circuitFailures: failures, circuitCoolDownMilliseconds: coolDown)
     } catch {
         exitWithMessage("--inventory-url: \(error)", status: 2)
     }
-} else if options.applicationValues["--inventory-max-concurrent"] != nil {
-    exitWithMessage("--inventory-max-concurrent needs --inventory-url", status: 2)
+} else if let flag = inventoryOnlyFlags.first(where: { options.applicationValues[$0] != nil }) {
+    exitWithMessage("\(flag) needs --inventory-url", status: 2)
 }
 
 let databasePath = options.applicationValues["--db"] ?? ShopService.defaultDatabasePath

@@ -84,10 +84,13 @@ final class InventoryServiceTests: XCTestCase {
             process.sendLine(rpc("stats", "rpc.stats"))
             let result = try XCTUnwrap((process.readJSON() as? [String: Any])?.result)
             let sections = try XCTUnwrap(result["sections"] as? [String: Any])
-            return try XCTUnwrap(sections["inventory"] as? [String: Int], "\(sections)")
+            var section = try XCTUnwrap(sections["inventory"] as? [String: Any], "\(sections)")
+            XCTAssertEqual(section.removeValue(forKey: "circuit") as? String, "closed", "one failure does not open it")
+            return try XCTUnwrap(section as? [String: Int], "\(section)")
         }
         XCTAssertEqual(try inventory(server), ["limit": 16, "inFlight": 0, "queued": 0, "upstreamRequests": 2, "answered": 2,
-                                               "upstreamFailures": 0, "cancelled": 0, "notSentTooLate": 0])
+                                               "upstreamFailures": 0, "cancelled": 0, "notSentTooLate": 0,
+                                               "circuitOpened": 0, "refusedWhileOpen": 0])
         XCTAssertEqual(try inventory(failing)["upstreamFailures"], 1)
         XCTAssertEqual(try inventory(failing)["answered"], 0)
         // The reply leaves at the deadline; the cancelled request ends on the client's thread just
@@ -101,6 +104,37 @@ final class InventoryServiceTests: XCTestCase {
         XCTAssertEqual(slowStats["upstreamRequests"], 1)
         XCTAssertEqual(slowStats["cancelled"], 1, "\(slowStats)")
         XCTAssertEqual(slowStats["inFlight"], 0, "\(slowStats)")
+    }
+
+    /// The circuit breaker: five failures in a row open it; the sixth check is refused at once with
+    /// 1009, `data.retryAfterMs` and a detail that says so, without reaching the service.
+    func test_fiveFailuresInARow_openTheCircuit_andTheNextCheckFailsAtOnceWithoutAskingTheService() throws {
+        let service = try startService()
+        // A cool-down of 10 minutes: the sixth check meets the open circuit however slow the machine.
+        let server = try startServer(["--inventory-url", service.url("/status/503"), "--inventory-circuit-cooldown-ms", "600000"])
+        for id in 1...5 {
+            server.sendLine(check(id, ["SKU-0001"]))
+            let error = (server.readJSON() as? [String: Any])?["error"] as? [String: Any]
+            XCTAssertEqual(error?["code"] as? Int, 1009)
+            XCTAssertEqual((error?["data"] as? [String: Any])?["status"] as? Int, 503, "\(error ?? [:])")
+        }
+        server.sendLine(check(6, ["SKU-0001"]))
+        let error = try XCTUnwrap((server.readJSON() as? [String: Any])?["error"] as? [String: Any])
+        XCTAssertEqual(error["code"] as? Int, 1009)
+        let data = try XCTUnwrap(error["data"] as? [String: Any])
+        XCTAssertEqual(data["type"] as? String, "InventoryUnavailable")
+        XCTAssertTrue((data["detail"] as? String ?? "").hasPrefix("circuit open"), "\(data)")
+        let retryAfter = try XCTUnwrap(data["retryAfterMs"] as? Int)
+        XCTAssertTrue((1...600_000).contains(retryAfter), "\(data)")
+        XCTAssertEqual(service.stats()?.requests, 5, "the sixth check never reached the service")
+
+        server.sendLine(rpc("stats", "rpc.stats"))
+        let sections = (server.readJSON() as? [String: Any])?.result?["sections"] as? [String: Any]
+        let inventory = try XCTUnwrap(sections?["inventory"] as? [String: Any])
+        XCTAssertEqual(inventory["circuit"] as? String, "open")
+        XCTAssertEqual(inventory["circuitOpened"] as? Int, 1)
+        XCTAssertEqual(inventory["refusedWhileOpen"] as? Int, 1)
+        XCTAssertEqual(inventory["upstreamFailures"] as? Int, 5)
     }
 
     func test_inventoryCheck_withoutTheFlag_stillReadsTheLocalStore() throws {
@@ -300,6 +334,11 @@ final class InventoryServiceTests: XCTestCase {
             ["--inventory-url", "http://127.0.0.1:9", "--inventory-max-concurrent", "0"],
             ["--inventory-url", "http://127.0.0.1:9", "--inventory-max-concurrent", "many"],
             ["--inventory-max-concurrent", "8"],
+            ["--inventory-url", "http://127.0.0.1:9", "--inventory-circuit-failures", "0"],
+            ["--inventory-url", "http://127.0.0.1:9", "--inventory-circuit-cooldown-ms", "0"],
+            ["--inventory-url", "http://127.0.0.1:9", "--inventory-circuit-cooldown-ms", "1e3"],
+            ["--inventory-circuit-failures", "3"],
+            ["--inventory-circuit-cooldown-ms", "1000"],
         ]
         for arguments in bad {
             let server = try ServerProcess(["--db", ":memory:"] + arguments)

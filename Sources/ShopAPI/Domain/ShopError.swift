@@ -31,6 +31,10 @@ public enum ShopError: Error, Sendable, Equatable {
     /// connection, answered a non-200 status (`status`), or sent a body that is not a valid stock
     /// answer for the asked SKUs. Code 1009, `InventoryUnavailable`.
     case inventoryUnavailable(detail: String, status: Int?)
+    /// The inventory service failed several times in a row, so checks are answered at once
+    /// without asking it until `retryAfterMs` has passed (its circuit breaker is open). Code 1009,
+    /// `InventoryUnavailable`, like any other failure of the service.
+    case inventoryCircuitOpen(retryAfterMs: Int)
 }
 
 // MARK: - Wire representation
@@ -47,7 +51,7 @@ extension ShopError {
         case .invalidCursor: 1006
         case .interrupted: 1007
         case .storage: 1008
-        case .inventoryUnavailable: 1009
+        case .inventoryUnavailable, .inventoryCircuitOpen: 1009
         }
     }
 
@@ -62,7 +66,7 @@ extension ShopError {
         case .invalidCursor: "InvalidCursor"
         case .interrupted: "Interrupted"
         case .storage: "StorageError"
-        case .inventoryUnavailable: "InventoryUnavailable"
+        case .inventoryUnavailable, .inventoryCircuitOpen: "InventoryUnavailable"
         }
     }
 
@@ -87,7 +91,14 @@ extension ShopError {
             "Storage error: \(detail)"
         case let .inventoryUnavailable(detail, _):
             "Inventory service unavailable: \(detail)"
+        case let .inventoryCircuitOpen(retryAfterMs):
+            "Inventory service unavailable: \(Self.circuitOpenDetail(retryAfterMs: retryAfterMs))"
         }
+    }
+
+    /// `data.detail` of `inventoryCircuitOpen`.
+    static func circuitOpenDetail(retryAfterMs: Int) -> String {
+        "circuit open: the service failed repeatedly and is not asked again for \(retryAfterMs) ms"
     }
 
     /// Client-supplied text, shortened so a hostile id cannot bloat a message.

@@ -16,6 +16,9 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
 ///   waiter and ends at its deadline): at peak, when many
 ///   deadlines pass together, each cancelled request would otherwise admit a waiter that is
 ///   itself cancelled a moment later, and nearly every shed check would still reach the service.
+/// - A service that fails `InventoryCircuitBreaker.defaultFailureThreshold` times in a row is not
+///   asked for `defaultCoolDownMilliseconds`: checks fail at once (`.inventoryCircuitOpen`), then
+///   one probe at a time until one succeeds (`InventoryCircuitBreaker`).
 /// - Each request tells the service how long the check will wait for it: `X-Request-Timeout-Ms`,
 ///   the whole milliseconds left until the check's deadline when the request starts.
 /// - Every failure of the service is `ShopError.inventoryUnavailable`; an answer that is not
@@ -39,6 +42,7 @@ public final class HTTPInventorySource: InventorySource {
     private let gate: InventoryAdmissionGate
     private let session: InventoryHTTPSession
     private let counters = Locked(Counters())
+    private let breaker: InventoryCircuitBreaker
 
     /// What the source has done since it was made (`statsJSON`).
     private struct Counters {
@@ -47,6 +51,7 @@ public final class HTTPInventorySource: InventorySource {
         var upstreamFailures = 0
         var cancelled = 0
         var notSentTooLate = 0
+        var refusedWhileOpen = 0
     }
 
     /// - Parameters:
@@ -55,15 +60,22 @@ public final class HTTPInventorySource: InventorySource {
     ///   - maxBodyBytes: the largest answer accepted; a larger one is `.inventoryUnavailable`.
     ///   - minimumUsefulMilliseconds: a check admitted with less time than this (or than a quarter
     ///     of its budget) left is not sent.
+    ///   - circuitFailures, circuitCoolDownMilliseconds: the circuit breaker's failures in a row
+    ///     and cool-down (`InventoryCircuitBreaker`).
     /// - Throws: `Unavailable` when the HTTP client cannot be made: libcurl (loaded here, not at
     ///   start-up) is missing or too old; the error says which.
     public init(baseURL: URL, maxConcurrent: Int = defaultMaxConcurrent, maxBodyBytes: Int = defaultMaxBodyBytes,
-                minimumUsefulMilliseconds: Int = 100) throws(Unavailable) {
+                minimumUsefulMilliseconds: Int = 100,
+                circuitFailures: Int = InventoryCircuitBreaker.defaultFailureThreshold,
+                circuitCoolDownMilliseconds: Int = InventoryCircuitBreaker.defaultCoolDownMilliseconds) throws(Unavailable) {
         self.baseURL = baseURL
         self.maxConcurrent = max(1, maxConcurrent)
         self.maxBodyBytes = max(1, maxBodyBytes)
         self.minimumUsefulMilliseconds = max(0, minimumUsefulMilliseconds)
         gate = InventoryAdmissionGate(limit: self.maxConcurrent)
+        breaker = InventoryCircuitBreaker(failureThreshold: circuitFailures, coolDownMilliseconds: circuitCoolDownMilliseconds) {
+            DispatchTime.now().uptimeNanoseconds
+        }
         session = try InventoryHTTPSession(maxConnections: self.maxConcurrent, maxBodyBytes: self.maxBodyBytes)
     }
 
@@ -91,7 +103,28 @@ public final class HTTPInventorySource: InventorySource {
             return completion(.failure(.inventoryUnavailable(detail: "cannot build a request URL from \(baseURL)", status: nil)))
         }
         guard !interruption.isInterrupted else { return completion(.failure(.interrupted)) }
-        let check = InventoryCheck(ticket: gate.makeTicket(), completion: completion)
+        // The circuit breaker: a service failing again and again is not asked (see its doc).
+        let probe: Bool
+        switch breaker.admit() {
+        case let .refuse(retryAfterMs):
+            counters.withLock { $0.refusedWhileOpen += 1 }
+            return completion(.failure(.inventoryCircuitOpen(retryAfterMs: retryAfterMs)))
+        case let .send(isProbe):
+            probe = isProbe
+        }
+        let sent = Locked(false)
+        let check = InventoryCheck(ticket: gate.makeTicket()) { [breaker] result in
+            let verdict: InventoryCircuitBreaker.Verdict
+            switch result {
+            case .success: verdict = .success
+            case .failure(.inventoryUnavailable): verdict = .failure
+            // Cut off by its deadline while at the service: the service was too slow. Cancelled by
+            // its client, or never sent: no verdict.
+            case .failure: verdict = sent.withLock { $0 } && DispatchTime.now() >= deadline ? .failure : .none
+            }
+            breaker.record(verdict, probe: probe)
+            completion(result)
+        }
         check.interruptRegistration = interruption.addInterruptHandler { [gate] in
             check.interrupt(gate: gate)
         }
@@ -99,6 +132,7 @@ public final class HTTPInventorySource: InventorySource {
         gate.enter(check.ticket) { [gate, session, maxBodyBytes, counters] in
             check.start(gate: gate, latestStart: latestStart, onNotSent: { counters.withLock { $0.notSentTooLate += 1 } }) { done in
                 counters.withLock { $0.upstreamRequests += 1 }
+                sent.withLock { $0 = true }
                 return session.makeRequest(url, deadline: deadline) { outcome in
                     let levels = Self.levels(from: outcome, asked: skus, maxBodyBytes: maxBodyBytes)
                     counters.withLock { counters in
@@ -123,7 +157,11 @@ public final class HTTPInventorySource: InventorySource {
     public var statsJSON: JSONValue {
         let now = gate.counts
         let total = counters.withLock { $0 }
+        let circuit = breaker.snapshot
         return [
+            "circuit": .string(circuit.state),
+            "circuitOpened": .int(Int64(circuit.timesOpened)),
+            "refusedWhileOpen": .int(Int64(total.refusedWhileOpen)),
             "limit": .int(Int64(maxConcurrent)),
             "inFlight": .int(Int64(now.running)),
             "queued": .int(Int64(now.waiting)),
