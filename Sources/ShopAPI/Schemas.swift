@@ -32,7 +32,8 @@ enum Schemas {
         "currency": string, "status": ["type": "string", "enum": ["placed"]], "createdAt": ["type": "string", "format": "date-time"],
     ])
 
-    static let levels = object(["levels": ["type": "array", "items": object(["sku": string, "available": integer])]])
+    static let levels = object(["levels": ["type": "array", "items": object(
+        ["sku": string, "available": integer, "stale": ["type": "boolean"], "ageMs": integer], optional: ["stale", "ageMs"])]])
 
     static func items(of item: JSONValue) -> JSONValue { object(["items": ["type": "array", "items": item]]) }
 

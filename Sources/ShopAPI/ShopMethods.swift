@@ -148,6 +148,8 @@ extension ShopError: RPCErrorConvertible {
             details = members
         case let .inventoryCircuitOpen(retryAfterMs):
             details = ["detail": .string(Self.circuitOpenDetail(retryAfterMs: retryAfterMs)), "retryAfterMs": .int(Int64(retryAfterMs))]
+        case let .inventoryShed(detail):
+            details = ["method": "inventory.check", "shed": .bool(true), "detail": .string(detail)]
         }
         return RPCError(code: RPCErrorCode(code), type: type, message: message, details: details)
     }

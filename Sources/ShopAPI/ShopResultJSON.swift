@@ -23,6 +23,11 @@ extension StockLevel: JSONWritable {
         json.beginObject()
         json.member("sku", sku)
         json.member("available", available)
+        if let ageMs {
+            json.key("stale")
+            json.bool(true)
+            json.member("ageMs", ageMs)
+        }
         json.endObject()
     }
 }

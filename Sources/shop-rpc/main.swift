@@ -47,9 +47,20 @@ let inventoryFailuresOption = ServerOptions.ApplicationOption(
 let inventoryCoolDownOption = ServerOptions.ApplicationOption(
     flag: "--inventory-circuit-cooldown-ms", valueName: "MS",
     help: "how long an open circuit refuses checks before one probe (default \(InventoryCircuitBreaker.defaultCoolDownMilliseconds))")
-let inventoryOnlyFlags = ["--inventory-max-concurrent", "--inventory-circuit-failures", "--inventory-circuit-cooldown-ms"]
+let inventoryStaleOption = ServerOptions.ApplicationOption(
+    flag: "--inventory-stale-ms", valueName: "MS",
+    help: "when the inventory service cannot answer in time, answer levels up to MS old, marked stale (default 0: never)")
+let inventoryLimitOption = ServerOptions.ApplicationOption(
+    flag: "--inventory-limit", valueName: "adaptive|fixed",
+    help: "adaptive: the request limit follows the service's latency up to --inventory-max-concurrent and hopeless checks are shed at once; fixed: always the maximum, checks wait for their deadline (default adaptive)")
+let inventoryCoalesceOption = ServerOptions.ApplicationOption(
+    flag: "--inventory-coalesce", valueName: "on|off",
+    help: "checks share pending inventory requests for the same SKUs (default on)")
+let inventoryOnlyFlags = ["--inventory-max-concurrent", "--inventory-circuit-failures", "--inventory-circuit-cooldown-ms",
+                          "--inventory-stale-ms", "--inventory-limit", "--inventory-coalesce"]
 let applicationOptions = [databaseOption, poolOption, inventoryURLOption, inventoryMaxConcurrentOption,
-                          inventoryFailuresOption, inventoryCoolDownOption]
+                          inventoryFailuresOption, inventoryCoolDownOption, inventoryStaleOption, inventoryLimitOption,
+                          inventoryCoalesceOption]
 
 let options: ServerOptions
 do {
@@ -75,6 +86,15 @@ func integerOption(_ flag: String, in range: ClosedRange<Int>) -> Int? {
     }
 }
 
+/// An application option that names one of `choices`, nil if absent; another value: a message and exit 2.
+func choiceOption<Value>(_ flag: String, _ choices: KeyValuePairs<String, Value>) -> Value? {
+    guard let text = options.applicationValues[flag] else { return nil }
+    guard let value = choices.first(where: { $0.key == text })?.value else {
+        exitWithMessage("\(flag) must be \(choices.map(\.key).joined(separator: " or ")), got '\(text)'", status: 2)
+    }
+    return value
+}
+
 // --inventory-url and the flags that tune it: checked before the store is opened.
 var inventorySource: HTTPInventorySource?
 if let text = options.applicationValues["--inventory-url"] {
@@ -84,9 +104,13 @@ if let text = options.applicationValues["--inventory-url"] {
     let maxConcurrent = integerOption("--inventory-max-concurrent", in: 1...4096) ?? HTTPInventorySource.defaultMaxConcurrent
     let failures = integerOption("--inventory-circuit-failures", in: 1...1_000_000) ?? InventoryCircuitBreaker.defaultFailureThreshold
     let coolDown = integerOption("--inventory-circuit-cooldown-ms", in: 1...3_600_000) ?? InventoryCircuitBreaker.defaultCoolDownMilliseconds
+    let stale = integerOption("--inventory-stale-ms", in: 0...86_400_000) ?? 0
+    let adaptive = choiceOption("--inventory-limit", ["adaptive": true, "fixed": false]) ?? true
+    let coalesce = choiceOption("--inventory-coalesce", ["on": true, "off": false]) ?? true
     do {
         inventorySource = try HTTPInventorySource(baseURL: url, maxConcurrent: maxConcurrent,
-                                                  circuitFailures: failures, circuitCoolDownMilliseconds: coolDown)
+                                                  circuitFailures: failures, circuitCoolDownMilliseconds: coolDown,
+                                                  staleMilliseconds: stale, coalescing: coalesce, adaptiveLimit: adaptive)
     } catch {
         exitWithMessage("--inventory-url: \(error)", status: 2)
     }

@@ -7,24 +7,6 @@ import XCTest
 final class InventoryServiceTests: XCTestCase {
     private static let unavailableMessage = "Inventory information is temporarily unavailable, please try again later"
 
-    private func startService() throws -> InventoryTestService {
-        let service = try InventoryTestService()
-        addTeardownBlock { service.stop() }
-        return service
-    }
-
-    private func startServer(_ extra: [String]) throws -> ServerProcess {
-        let server = try ServerProcess(["--db", ":memory:"] + extra)
-        addTeardownBlock { server.closeInput(); _ = server.waitForExit(timeout: 20) }
-        return server
-    }
-
-    private func check(_ id: Int, _ skus: [String], deadlineMs: Int? = nil) -> String {
-        var params: [String: Any] = ["skus": skus]
-        if let deadlineMs { params["_meta"] = ["deadlineMs": deadlineMs] }
-        return rpc(id, "inventory.check", params)
-    }
-
     private func assertDeadlineExceeded(_ reply: [String: Any]?, deadlineMs: Int, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(reply?.errorCode, -32001, "\(reply ?? [:])", file: file, line: line)
         XCTAssertEqual(reply?.errorMessage, Self.unavailableMessage, file: file, line: line)
@@ -35,10 +17,10 @@ final class InventoryServiceTests: XCTestCase {
     // MARK: - Answers
 
     func test_inventoryCheck_withService_answersItsLevelsInRequestOrder_askingEachDistinctSkuOnce() throws {
-        let service = try startService()
-        let server = try startServer(["--inventory-url", service.url()])
+        let service = try startInventoryService()
+        let server = try startInventoryServer(["--inventory-url", service.url()])
         let odd = "a&b c=d+e/é#7"
-        server.sendLine(check(1, ["SKU-0042", odd, "SKU-0042", "NO-DIGITS"]))
+        server.sendLine(inventoryCheck(1, ["SKU-0042", odd, "SKU-0042", "NO-DIGITS"]))
         let reply = server.readJSON() as? [String: Any]
         let levels = reply?.result?["levels"] as? [[String: Any]]
         XCTAssertEqual(levels?.map { $0["sku"] as? String }, ["SKU-0042", odd, "SKU-0042", "NO-DIGITS"], "\(reply ?? [:])")
@@ -52,11 +34,11 @@ final class InventoryServiceTests: XCTestCase {
     /// how long the check will still wait: at most its deadline (the method's 5 s, or a shorter
     /// `_meta.deadlineMs`), and more than nothing, since a check is never sent at its deadline.
     func test_eachUpstreamRequest_carriesTheTimeItsCheckHasLeft() throws {
-        let service = try startService()
-        let server = try startServer(["--inventory-url", service.url()])
-        server.sendLine(check(1, ["SKU-0001"]))
+        let service = try startInventoryService()
+        let server = try startInventoryServer(["--inventory-url", service.url()])
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))
         XCTAssertNotNil((server.readJSON() as? [String: Any])?.result)
-        server.sendLine(check(2, ["SKU-0002"], deadlineMs: 1_500))
+        server.sendLine(inventoryCheck(2, ["SKU-0002"], deadlineMs: 1_500))
         XCTAssertNotNil((server.readJSON() as? [String: Any])?.result)
         let headers = try XCTUnwrap(service.stats()?.timeoutHeaders)
         XCTAssertEqual(headers.count, 2)
@@ -68,16 +50,16 @@ final class InventoryServiceTests: XCTestCase {
     /// `rpc.stats`' `inventory` section counts what the client did: two answered checks, one the
     /// service refused (HTTP 503), one ended by its deadline while the service was slow.
     func test_rpcStats_inventorySection_countsWhatTheChecksDid() throws {
-        let service = try startService()
-        let server = try startServer(["--inventory-url", service.url()])
-        let failing = try startServer(["--inventory-url", service.url("/status/503")])
-        let slow = try startServer(["--inventory-url", service.url("/delay/60000")])
-        server.sendLine(check(1, ["SKU-0001"]))
-        server.sendLine(check(2, ["SKU-0002", "SKU-0003"]))
+        let service = try startInventoryService()
+        let server = try startInventoryServer(["--inventory-url", service.url()])
+        let failing = try startInventoryServer(["--inventory-url", service.url("/status/503")])
+        let slow = try startInventoryServer(["--inventory-url", service.url("/delay/60000")])
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))
+        server.sendLine(inventoryCheck(2, ["SKU-0002", "SKU-0003"]))
         XCTAssertEqual(server.readReplies(2).values.filter { $0["result"] != nil }.count, 2)
-        failing.sendLine(check(3, ["SKU-0004"]))
+        failing.sendLine(inventoryCheck(3, ["SKU-0004"]))
         XCTAssertEqual(((failing.readJSON() as? [String: Any])?["error"] as? [String: Any])?["code"] as? Int, 1009)
-        slow.sendLine(check(4, ["SKU-0005"], deadlineMs: 300))
+        slow.sendLine(inventoryCheck(4, ["SKU-0005"], deadlineMs: 300))
         XCTAssertEqual(((slow.readJSON() as? [String: Any])?["error"] as? [String: Any])?["code"] as? Int, -32001)
 
         func inventory(_ process: ServerProcess) throws -> [String: Int] {
@@ -88,9 +70,13 @@ final class InventoryServiceTests: XCTestCase {
             XCTAssertEqual(section.removeValue(forKey: "circuit") as? String, "closed", "one failure does not open it")
             return try XCTUnwrap(section as? [String: Int], "\(section)")
         }
-        XCTAssertEqual(try inventory(server), ["limit": 16, "inFlight": 0, "queued": 0, "upstreamRequests": 2, "answered": 2,
-                                               "upstreamFailures": 0, "cancelled": 0, "notSentTooLate": 0,
-                                               "circuitOpened": 0, "refusedWhileOpen": 0])
+        var answered = try inventory(server)
+        XCTAssertNotNil(answered.removeValue(forKey: "latencyRecentMs"), "two answers measured the latency")
+        XCTAssertNotNil(answered.removeValue(forKey: "latencyBaselineMs"))
+        XCTAssertEqual(answered, ["limit": 16, "ceiling": 16, "inFlight": 0, "queued": 0, "upstreamRequests": 2, "answered": 2,
+                                  "upstreamFailures": 0, "cancelled": 0, "notSentTooLate": 0,
+                                  "circuitOpened": 0, "refusedWhileOpen": 0, "coalescedJoins": 0, "shed": 0,
+                                  "staleAnswers": 0, "staleLevels": 0, "staleCacheEntries": 0])
         XCTAssertEqual(try inventory(failing)["upstreamFailures"], 1)
         XCTAssertEqual(try inventory(failing)["answered"], 0)
         // The reply leaves at the deadline; the cancelled request ends on the client's thread just
@@ -109,16 +95,16 @@ final class InventoryServiceTests: XCTestCase {
     /// The circuit breaker: five failures in a row open it; the sixth check is refused at once with
     /// 1009, `data.retryAfterMs` and a detail that says so, without reaching the service.
     func test_fiveFailuresInARow_openTheCircuit_andTheNextCheckFailsAtOnceWithoutAskingTheService() throws {
-        let service = try startService()
+        let service = try startInventoryService()
         // A cool-down of 10 minutes: the sixth check meets the open circuit however slow the machine.
-        let server = try startServer(["--inventory-url", service.url("/status/503"), "--inventory-circuit-cooldown-ms", "600000"])
+        let server = try startInventoryServer(["--inventory-url", service.url("/status/503"), "--inventory-circuit-cooldown-ms", "600000"])
         for id in 1...5 {
-            server.sendLine(check(id, ["SKU-0001"]))
+            server.sendLine(inventoryCheck(id, ["SKU-0001"]))
             let error = (server.readJSON() as? [String: Any])?["error"] as? [String: Any]
             XCTAssertEqual(error?["code"] as? Int, 1009)
             XCTAssertEqual((error?["data"] as? [String: Any])?["status"] as? Int, 503, "\(error ?? [:])")
         }
-        server.sendLine(check(6, ["SKU-0001"]))
+        server.sendLine(inventoryCheck(6, ["SKU-0001"]))
         let error = try XCTUnwrap((server.readJSON() as? [String: Any])?["error"] as? [String: Any])
         XCTAssertEqual(error["code"] as? Int, 1009)
         let data = try XCTUnwrap(error["data"] as? [String: Any])
@@ -138,20 +124,20 @@ final class InventoryServiceTests: XCTestCase {
     }
 
     func test_inventoryCheck_withoutTheFlag_stillReadsTheLocalStore() throws {
-        let server = try startServer([])
-        server.sendLine(check(1, ["SKU-0001"]))
+        let server = try startInventoryServer([])
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))
         let reply = server.readJSON() as? [String: Any]
         XCTAssertNotNil(reply?.result?["levels"], "\(reply ?? [:])")
-        server.sendLine(check(2, ["SKU-0042-UNKNOWN"]))
+        server.sendLine(inventoryCheck(2, ["SKU-0042-UNKNOWN"]))
         XCTAssertEqual((server.readJSON() as? [String: Any])?.errorCode, 1001, "an unknown SKU is still the store's NotFound")
     }
 
     // MARK: - Deadlines cancel the request
 
     func test_inventoryCheck_serviceSlowerThanTheDeadline_repliesUnavailable_andTheServiceSeesTheConnectionClosed() throws {
-        let service = try startService()
-        let server = try startServer(["--inventory-url", service.url("/delay/6000"), "--deadline", "inventory.check=500"])
-        server.sendLine(check(1, ["SKU-0001"]))
+        let service = try startInventoryService()
+        let server = try startInventoryServer(["--inventory-url", service.url("/delay/6000"), "--deadline", "inventory.check=500"])
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))
         assertDeadlineExceeded(server.readJSON() as? [String: Any], deadlineMs: 500)
         // The server is still running: only the cancelled task can have closed the connection.
         let stats = service.waitForStats { $0.closedEarly >= 1 }
@@ -161,10 +147,10 @@ final class InventoryServiceTests: XCTestCase {
     }
 
     func test_inventoryCheck_realFiveSecondDeadline_cancelsTheUpstreamRequest_whilePingIsStillAnswered() throws {
-        let service = try startService()
-        let server = try startServer(["--inventory-url", service.url("/delay/6000")])
+        let service = try startInventoryService()
+        let server = try startInventoryServer(["--inventory-url", service.url("/delay/6000")])
         let sent = Date().timeIntervalSince1970
-        server.sendLine(check(1, ["SKU-0001"]))
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))
         // Once the request is stuck at the service, the server still answers at once.
         let stuck = service.waitForStats { $0.inFlight == 1 }
         XCTAssertEqual(stuck?.inFlight, 1)
@@ -184,9 +170,9 @@ final class InventoryServiceTests: XCTestCase {
     }
 
     func test_inventoryCheck_clientCancel_cancelsTheUpstreamRequest() throws {
-        let service = try startService()
-        let server = try startServer(["--inventory-url", service.url("/delay/6000")])
-        server.sendLine(check(1, ["SKU-0001"]))
+        let service = try startInventoryService()
+        let server = try startInventoryServer(["--inventory-url", service.url("/delay/6000")])
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))
         XCTAssertEqual(service.waitForStats { $0.inFlight == 1 }?.inFlight, 1)
         server.sendLine(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#)
         let reply = server.readJSON() as? [String: Any]
@@ -195,18 +181,18 @@ final class InventoryServiceTests: XCTestCase {
     }
 
     func test_inventoryCheck_slowDrippingAnswer_endsAtTheDeadline_andClosesTheConnection() throws {
-        let service = try startService()
-        let server = try startServer(["--inventory-url", service.url("/drip/50"), "--deadline", "inventory.check=700"])
-        server.sendLine(check(1, ["SKU-0001"]))
+        let service = try startInventoryService()
+        let server = try startInventoryServer(["--inventory-url", service.url("/drip/50"), "--deadline", "inventory.check=700"])
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))
         assertDeadlineExceeded(server.readJSON() as? [String: Any], deadlineMs: 700)
         XCTAssertEqual(service.waitForStats { $0.closedEarly >= 1 }?.closedEarly, 1)
     }
 
     func test_inventoryCheck_declaredBodyOverTheLimit_isRefusedAtOnce_andTheTransferStopped() throws {
-        let service = try startService()
+        let service = try startInventoryService()
         // A 1 GiB Content-Length that then drips: refused from its headers, not at the deadline.
-        let server = try startServer(["--inventory-url", service.url("/hugeheader")])
-        server.sendLine(check(1, ["SKU-0001"]))
+        let server = try startInventoryServer(["--inventory-url", service.url("/hugeheader")])
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))
         let reply = server.readJSON() as? [String: Any]
         XCTAssertEqual(reply?.errorCode, 1009, "\(reply ?? [:])")
         XCTAssertEqual(reply?.errorData?["status"] as? Int, 200)
@@ -217,18 +203,19 @@ final class InventoryServiceTests: XCTestCase {
     // MARK: - Load shedding
 
     func test_200ConcurrentChecks_withALimitOf8_neverPutMoreThan8OnTheService_andEveryCheckIsAnswered() throws {
-        let service = try startService()
+        let service = try startInventoryService()
         let deadlineMs = 1500
-        let server = try startServer(["--inventory-url", service.url("/delay/1000"), "--inventory-max-concurrent", "8",
+        let server = try startInventoryServer(["--inventory-url", service.url("/delay/1000"), "--inventory-max-concurrent", "8",
                                       "--deadline", "inventory.check=\(deadlineMs)"])
         let count = 200
         var sentAt: [Int: Date] = [:]
         for id in 1...count {
             sentAt[id] = Date()
-            server.sendLine(check(id, ["SKU-\(id)"]))
+            server.sendLine(inventoryCheck(id, ["SKU-\(id)"]))
         }
         var results = 0
         var unavailable = 0
+        var shed = 0
         var latestPastDeadlineMs = 0.0
         for _ in 1...count {
             guard let reply = server.readJSON(timeout: 60) as? [String: Any], let id = reply["id"] as? Int else { break }
@@ -239,12 +226,16 @@ final class InventoryServiceTests: XCTestCase {
             if let levels = reply.result?["levels"] as? [[String: Any]] {
                 XCTAssertEqual(levels.first?["available"] as? Int, id, "a result is the service's number for that SKU")
                 results += 1
+            } else if reply.errorData?["shed"] as? Bool == true {
+                XCTAssertEqual(reply.errorCode, -32001, "\(reply)")
+                XCTAssertEqual(reply.errorMessage, Self.unavailableMessage)
+                shed += 1
             } else {
                 assertDeadlineExceeded(reply, deadlineMs: deadlineMs)
                 unavailable += 1
             }
         }
-        XCTAssertEqual(results + unavailable, count, "every check is answered")
+        XCTAssertEqual(results + unavailable + shed, count, "every check is answered")
         let stats = service.waitForStats { $0.inFlight == 0 }
         XCTAssertEqual(stats?.inFlight, 0)
         XCTAssertLessThanOrEqual(stats?.maxInFlight ?? .max, 8, "never more than the limit on the service at once")
@@ -253,27 +244,29 @@ final class InventoryServiceTests: XCTestCase {
         // shed in the queue, never reaching the service.
         XCTAssertLessThan(stats?.requests ?? .max, count, "checks past their deadline in the queue never reached the service")
         XCTAssertGreaterThanOrEqual(stats?.requests ?? 0, results)
-        print("inventory load shedding: \(results) results, \(unavailable) -32001, service got \(stats?.requests ?? -1) requests, peak \(stats?.maxInFlight ?? -1) at once, \(stats?.closedEarly ?? -1) closed early, latest reply \(Int(latestPastDeadlineMs)) ms past its deadline")
+        print("inventory load shedding: \(results) results, \(unavailable) -32001 at the deadline, \(shed) shed, service got \(stats?.requests ?? -1) requests, peak \(stats?.maxInFlight ?? -1) at once, \(stats?.closedEarly ?? -1) closed early, latest reply \(Int(latestPastDeadlineMs)) ms past its deadline")
         // And the server is still fine afterwards.
         server.sendLine(rpc("after", "ping"))
         XCTAssertEqual((server.readJSON() as? [String: Any])?["id"] as? String, "after")
     }
 
-    func test_waiterAdmittedWithAlmostNoTimeLeft_isNotSent_andEndsAtItsDeadline() throws {
-        let service = try startService()
-        let server = try startServer(["--inventory-url", service.url("/delay/6000"), "--inventory-max-concurrent", "1",
-                                      "--deadline", "inventory.check=1000"])
+    /// With the fixed limit (as before the adaptive one): a waiter admitted too late is not sent
+    /// and ends at its deadline.
+    func test_fixedLimit_waiterAdmittedWithAlmostNoTimeLeft_isNotSent_andEndsAtItsDeadline() throws {
+        let service = try startInventoryService()
+        let server = try startInventoryServer(["--inventory-url", service.url("/delay/6000"), "--inventory-max-concurrent", "1",
+                                      "--inventory-limit", "fixed", "--deadline", "inventory.check=1000"])
         // A holds the only slot until its deadline; B, sent right after, waits and is admitted when
         // A's request is cancelled, a moment before its own deadline: too late to be worth sending.
-        server.sendLine(check(1, ["SKU-0001"]))
-        server.sendLine(check(2, ["SKU-0002"]))
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))
+        server.sendLine(inventoryCheck(2, ["SKU-0002"]))
         let replies = server.readReplies(2)
         assertDeadlineExceeded(replies["1"], deadlineMs: 1000)
         assertDeadlineExceeded(replies["2"], deadlineMs: 1000)
         let stats = service.waitForStats { $0.closedEarly >= 1 }
         XCTAssertEqual(stats?.requests, 1, "B never reached the service")
         XCTAssertEqual(stats?.closedEarly, 1)
-        server.sendLine(check(3, ["SKU-0003"], deadlineMs: 300))
+        server.sendLine(inventoryCheck(3, ["SKU-0003"], deadlineMs: 300))
         assertDeadlineExceeded(server.readJSON() as? [String: Any], deadlineMs: 300)
         XCTAssertEqual(service.waitForStats { $0.requests >= 2 && $0.inFlight == 0 }?.requests, 2, "the slot was given back")
     }
@@ -281,7 +274,7 @@ final class InventoryServiceTests: XCTestCase {
     // MARK: - Failure modes
 
     func test_inventoryCheck_eachUpstreamFailure_isInventoryUnavailable_withItsStatusAndDetail() throws {
-        let service = try startService()
+        let service = try startInventoryService()
         let cases: [(mode: String, status: Int?, detail: String)] = [
             ("/status/500", 500, "HTTP 500"),
             ("/status/503", 503, "HTTP 503"),
@@ -299,8 +292,8 @@ final class InventoryServiceTests: XCTestCase {
             ("/hugestream", 200, "larger than"),
         ]
         for (mode, status, detail) in cases {
-            let server = try startServer(["--inventory-url", service.url(mode)])
-            server.sendLine(check(1, ["SKU-0001", "SKU-0002"]))
+            let server = try startInventoryServer(["--inventory-url", service.url(mode)])
+            server.sendLine(inventoryCheck(1, ["SKU-0001", "SKU-0002"]))
             let reply = server.readJSON() as? [String: Any]
             XCTAssertEqual(reply?.errorCode, 1009, "\(mode): \(reply ?? [:])")
             XCTAssertEqual(reply?.errorType, "InventoryUnavailable", mode)
@@ -316,8 +309,8 @@ final class InventoryServiceTests: XCTestCase {
     }
 
     func test_inventoryCheck_connectionRefused_isInventoryUnavailable_withoutStatus() throws {
-        let server = try startServer(["--inventory-url", "http://127.0.0.1:\(try LoopbackSocket.closedPort())"])
-        server.sendLine(check(1, ["SKU-0001"]))
+        let server = try startInventoryServer(["--inventory-url", "http://127.0.0.1:\(try LoopbackSocket.closedPort())"])
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))
         let reply = server.readJSON() as? [String: Any]
         XCTAssertEqual(reply?.errorCode, 1009, "\(reply ?? [:])")
         XCTAssertEqual(reply?.errorType, "InventoryUnavailable")

@@ -58,6 +58,8 @@ final class InventoryTestService {
         let closedEarlyTimes: [Double]
         let requestTimes: [Double]
         let lastSkus: [String]
+        /// Every SKU asked, request after request.
+        let allSkus: [String]
         /// Each request's `X-Request-Timeout-Ms` header, in arrival order (nil when absent).
         let timeoutHeaders: [String?]
     }
@@ -71,6 +73,7 @@ final class InventoryTestService {
                      maxInFlight: object["maxInFlight"] as? Int ?? -1, closedEarly: object["closedEarly"] as? Int ?? -1,
                      closedEarlyTimes: object["closedEarlyTimes"] as? [Double] ?? [],
                      requestTimes: object["requestTimes"] as? [Double] ?? [], lastSkus: object["lastSkus"] as? [String] ?? [],
+                     allSkus: object["allSkus"] as? [String] ?? [],
                      timeoutHeaders: (object["timeoutHeaders"] as? [Any] ?? []).map { $0 as? String })
     }
 
@@ -84,6 +87,11 @@ final class InventoryTestService {
             usleep(20_000)
         }
         return last
+    }
+
+    /// Sets how `/switch/stock` answers from now on: `"ok"`, `"delay MS"` or `"status CODE"`.
+    func setSwitch(_ mode: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(command("switch " + mode)?["ok"] as? Bool, true, "switch \(mode)", file: file, line: line)
     }
 
     private func command(_ name: String) -> [String: Any]? {

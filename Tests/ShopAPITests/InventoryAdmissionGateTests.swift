@@ -42,6 +42,35 @@ final class InventoryAdmissionGateTests: XCTestCase {
         XCTAssertEqual(gate.counts.running, 0)
     }
 
+    /// A higher limit starts waiters at once; a lower one lets running work finish and holds the
+    /// next waiters back until fewer than the new limit run.
+    func test_admissionGate_raisedLimit_startsWaitersAtOnce_loweredLimit_holdsThemUntilFewerRun() {
+        let gate = InventoryAdmissionGate(limit: 1, startQueue: startQueue)
+        let log = StartLog()
+        for index in 0..<6 {
+            gate.enter(gate.makeTicket()) { log.record(index) }
+        }
+        XCTAssertEqual(log.order, [0])
+        gate.setLimit(3)
+        drainStartQueue()
+        XCTAssertEqual(log.order, [0, 1, 2], "two more start as soon as the limit is raised")
+        XCTAssertEqual(gate.counts.running, 3)
+        gate.setLimit(1)
+        XCTAssertEqual(gate.counts.limit, 1)
+        gate.leave()
+        gate.leave()
+        drainStartQueue()
+        XCTAssertEqual(log.order, [0, 1, 2], "with 3 running and a limit of 1, leaving starts nobody")
+        XCTAssertEqual(gate.counts.running, 1)
+        gate.leave()
+        drainStartQueue()
+        XCTAssertEqual(log.order, [0, 1, 2, 3], "the last one's slot passes to the next waiter")
+        XCTAssertEqual(gate.counts.running, 1)
+        XCTAssertEqual(gate.counts.waiting, 2)
+        gate.setLimit(0)
+        XCTAssertEqual(gate.counts.limit, 1, "the limit is at least 1")
+    }
+
     func test_admissionGate_withdrawnWaiter_isNeverStarted_andTheNextOneTakesItsTurn() {
         let gate = InventoryAdmissionGate(limit: 1, startQueue: startQueue)
         let log = StartLog()

@@ -21,6 +21,19 @@ final class ShopResultJSONTests: XCTestCase {
         XCTAssertEqual(value.jsonValue.objectValue?.members.map(\.key), presentLabels, "\(T.self) member order", file: file, line: line)
     }
 
+    /// A marked-stale level writes `stale: true` before `ageMs` (no stored property for `stale`, so
+    /// the member order is spelled out here rather than read from the declaration).
+    func test_staleLevel_matchesItsCodableEncoding_withStaleBeforeAge() throws {
+        for level in [StockLevel(sku: "SKU-0003", available: 7, ageMs: 1250), StockLevel(sku: "SKU-0004", available: 0, ageMs: 0)] {
+            let foundation = try JSONParser.parse(Array(try JSONEncoder().encode(level)))
+            XCTAssertEqual(level.jsonValue, foundation)
+            XCTAssertEqual(level.jsonValue.objectValue?.members.map(\.key), ["sku", "available", "stale", "ageMs"])
+            XCTAssertEqual(level.jsonValue.objectValue?["stale"], .bool(true))
+            XCTAssertEqual(try JSONDecoder().decode(StockLevel.self, from: try JSONEncoder().encode(level)), level)
+        }
+        XCTAssertNil(StockLevel(sku: "A", available: 1).jsonValue.objectValue?["stale"], "a fresh level carries no stale member")
+    }
+
     func test_everyResultType_matchesItsCodableEncoding() throws {
         let order = Order(orderId: "ord-1", cartId: "cart-1", lines: [line], totalCents: 1350, currency: "USD",
                           status: Order.placedStatus, createdAt: "2026-11-23T00:00:00Z")

@@ -35,6 +35,11 @@ public enum ShopError: Error, Sendable, Equatable {
     /// without asking it until `retryAfterMs` has passed (its circuit breaker is open). Code 1009,
     /// `InventoryUnavailable`, like any other failure of the service.
     case inventoryCircuitOpen(retryAfterMs: Int)
+    /// The inventory service is too busy to answer this check before its deadline, so it was
+    /// answered at once instead of after the deadline ("load shedding"; `detail` says why). Code
+    /// -32001, `DeadlineExceeded`, with the inventory deadline message and `data.shed: true`: to a
+    /// client it is the deadline's answer, only sooner.
+    case inventoryShed(detail: String)
 }
 
 // MARK: - Wire representation
@@ -52,6 +57,7 @@ extension ShopError {
         case .interrupted: 1007
         case .storage: 1008
         case .inventoryUnavailable, .inventoryCircuitOpen: 1009
+        case .inventoryShed: -32001
         }
     }
 
@@ -67,6 +73,7 @@ extension ShopError {
         case .interrupted: "Interrupted"
         case .storage: "StorageError"
         case .inventoryUnavailable, .inventoryCircuitOpen: "InventoryUnavailable"
+        case .inventoryShed: "DeadlineExceeded"
         }
     }
 
@@ -93,6 +100,8 @@ extension ShopError {
             "Inventory service unavailable: \(detail)"
         case let .inventoryCircuitOpen(retryAfterMs):
             "Inventory service unavailable: \(Self.circuitOpenDetail(retryAfterMs: retryAfterMs))"
+        case .inventoryShed:
+            ShopMethods.inventoryUnavailableMessage
         }
     }
 

@@ -5,25 +5,33 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
 // MARK: - HTTPInventorySource
 
 /// Live stock from an inventory service over HTTP(S) (protocol.md, "Live inventory"):
-/// `GET {base}/stock?sku=A&sku=B` → `200 {"levels":[{"sku":"A","available":3},…]}`.
+/// `GET {base}/stock?sku=A&sku=B` → `200 {"levels":[{"sku":"A","available":3},…]}`, built to
+/// keep answering when the service slows down under peak load.
 ///
-/// - At most `maxConcurrent` requests are outstanding; further checks wait in FIFO order without
-///   blocking a thread (`InventoryAdmissionGate`).
-/// - Interruption stops the work: a waiting check leaves the queue and never reaches the service;
-///   a running one has its HTTP request cancelled, which closes its connection.
-/// - A check admitted with less than `minimumUsefulMilliseconds` (or a quarter of its whole
-///   budget, if that is less) left before its deadline is not sent (it gives its slot to the next
-///   waiter and ends at its deadline): at peak, when many
-///   deadlines pass together, each cancelled request would otherwise admit a waiter that is
-///   itself cancelled a moment later, and nearly every shed check would still reach the service.
-/// - A service that fails `InventoryCircuitBreaker.defaultFailureThreshold` times in a row is not
-///   asked for `defaultCoolDownMilliseconds`: checks fail at once (`.inventoryCircuitOpen`), then
-///   one probe at a time until one succeeds (`InventoryCircuitBreaker`).
-/// - Each request tells the service how long the check will wait for it: `X-Request-Timeout-Ms`,
-///   the whole milliseconds left until the check's deadline when the request starts.
+/// - **Coalescing.** A check joins the request already pending for a SKU (queued here, or sent
+///   recently enough to be answered before the check's deadline) and asks only for the SKUs no
+///   pending request covers, in one request (`InventoryFlight`). A request is cancelled only when no
+///   check waits on it any more.
+/// - **Adaptive limit.** At most `limit` requests are outstanding; the limit follows the service's
+///   latency between 1 and `maxConcurrent` (`InventoryAdaptiveLimit`). Further requests wait in FIFO
+///   order without blocking a thread (`InventoryAdmissionGate`). A check whose request the queue
+///   would not let out in time to be answered before its deadline is answered at once (shed:
+///   `ShopError.inventoryShed`), not at its deadline.
+/// - **Marked-stale answers** (`staleMilliseconds > 0`): when the service fails, sheds, its
+///   circuit is open, or the deadline is near, a SKU whose last fresh level is at most that old is
+///   answered from it, marked (`StockLevel.ageMs`); never an unmarked old number, never an
+///   invented one (`InventoryStaleCache`).
+/// - **Circuit breaker**: a service that fails `circuitFailures` times in a row is not asked for a
+///   cool-down, then probed (`InventoryCircuitBreaker`).
+/// - **Deadline propagation**: each request carries `X-Request-Timeout-Ms`, the whole milliseconds
+///   its earliest waiting check has left when it starts.
+/// - Interruption stops the work: a check leaves its requests; one nobody waits on is withdrawn
+///   from the queue or cancelled (its connection closed). A request admitted too late for every
+///   check waiting on it is not sent.
 /// - Every failure of the service is `ShopError.inventoryUnavailable`; an answer that is not
 ///   exactly the asked SKUs with non-negative integer counts is refused, never shown as stock.
-/// - Thread-safe; `checkInventory` never blocks and calls its completion exactly once.
+/// - Thread-safe: one lock (`table`) orders every check and request; `checkInventory` never
+///   blocks and calls its completion exactly once, never under the lock.
 ///
 /// ```swift
 /// let source = try HTTPInventorySource(baseURL: URL(string: "http://127.0.0.1:8080")!, maxConcurrent: 16)
@@ -34,48 +42,81 @@ public final class HTTPInventorySource: InventorySource {
     /// The largest answer accepted by default. 100 SKUs of a few dozen bytes each need a few
     /// KiB; anything near this is not a stock answer.
     public static let defaultMaxBodyBytes = 1 << 20
+    /// With stale answers on, how long before its deadline a check still waiting is answered from
+    /// stale levels (or a quarter of its whole budget, if that is less).
+    public static let staleNearDeadlineMilliseconds = 250
 
     public let baseURL: URL
+    /// The ceiling of the adaptive limit (`--inventory-max-concurrent`).
     public let maxConcurrent: Int
     public let maxBodyBytes: Int
     public let minimumUsefulMilliseconds: Int
-    private let gate: InventoryAdmissionGate
-    private let session: InventoryHTTPSession
-    private let counters = Locked(Counters())
-    private let breaker: InventoryCircuitBreaker
+    /// How old a level may be to be answered marked stale; 0: never.
+    public let staleMilliseconds: Int
+    /// Whether checks join pending requests for their SKUs.
+    public let coalescing: Bool
+    /// Whether the limit adapts and checks that cannot be served in time are shed at once (else
+    /// the limit stays at `maxConcurrent` and such checks wait for their deadline, as before #25).
+    public let adaptiveLimit: Bool
+    let gate: InventoryAdmissionGate
+    let session: InventoryHTTPSession
+    let breaker: InventoryCircuitBreaker
+    let table: Locked<Table>
+
+    /// Everything the checks and requests share, behind one lock.
+    struct Table {
+        /// The newest pending request for each SKU (the one a new check may join).
+        var flightsBySku: [String: InventoryFlight] = [:]
+        var limiter: InventoryAdaptiveLimit
+        var cache = InventoryStaleCache()
+        var counters = Counters()
+    }
 
     /// What the source has done since it was made (`statsJSON`).
-    private struct Counters {
+    struct Counters {
         var upstreamRequests = 0
         var answered = 0
         var upstreamFailures = 0
         var cancelled = 0
         var notSentTooLate = 0
         var refusedWhileOpen = 0
+        var coalescedJoins = 0
+        var shed = 0
+        var staleAnswers = 0
+        var staleLevels = 0
     }
 
     /// - Parameters:
     ///   - baseURL: an `http` or `https` URL (see `isUsableBaseURL`); `/stock` is appended to its path.
-    ///   - maxConcurrent: the most requests outstanding to the service at once (at least 1).
+    ///   - maxConcurrent: the most requests outstanding to the service at once (at least 1): the
+    ///     adaptive limit's ceiling.
     ///   - maxBodyBytes: the largest answer accepted; a larger one is `.inventoryUnavailable`.
-    ///   - minimumUsefulMilliseconds: a check admitted with less time than this (or than a quarter
-    ///     of its budget) left is not sent.
+    ///   - minimumUsefulMilliseconds: a request admitted with less time than this (or than a
+    ///     quarter of its check's budget) left before every waiting check's deadline is not sent.
     ///   - circuitFailures, circuitCoolDownMilliseconds: the circuit breaker's failures in a row
     ///     and cool-down (`InventoryCircuitBreaker`).
+    ///   - staleMilliseconds: the oldest level answered marked stale; 0 turns stale answers off.
+    ///   - coalescing: checks join pending requests for their SKUs.
+    ///   - adaptiveLimit: the limit adapts and hopeless checks are shed at once.
     /// - Throws: `Unavailable` when the HTTP client cannot be made: libcurl (loaded here, not at
     ///   start-up) is missing or too old; the error says which.
     public init(baseURL: URL, maxConcurrent: Int = defaultMaxConcurrent, maxBodyBytes: Int = defaultMaxBodyBytes,
                 minimumUsefulMilliseconds: Int = 100,
                 circuitFailures: Int = InventoryCircuitBreaker.defaultFailureThreshold,
-                circuitCoolDownMilliseconds: Int = InventoryCircuitBreaker.defaultCoolDownMilliseconds) throws(Unavailable) {
+                circuitCoolDownMilliseconds: Int = InventoryCircuitBreaker.defaultCoolDownMilliseconds,
+                staleMilliseconds: Int = 0, coalescing: Bool = true, adaptiveLimit: Bool = true) throws(Unavailable) {
         self.baseURL = baseURL
         self.maxConcurrent = max(1, maxConcurrent)
         self.maxBodyBytes = max(1, maxBodyBytes)
         self.minimumUsefulMilliseconds = max(0, minimumUsefulMilliseconds)
+        self.staleMilliseconds = max(0, staleMilliseconds)
+        self.coalescing = coalescing
+        self.adaptiveLimit = adaptiveLimit
         gate = InventoryAdmissionGate(limit: self.maxConcurrent)
         breaker = InventoryCircuitBreaker(failureThreshold: circuitFailures, coolDownMilliseconds: circuitCoolDownMilliseconds) {
             DispatchTime.now().uptimeNanoseconds
         }
+        table = Locked(Table(limiter: InventoryAdaptiveLimit(ceiling: self.maxConcurrent, adaptive: adaptiveLimit)))
         session = try InventoryHTTPSession(maxConnections: self.maxConcurrent, maxBodyBytes: self.maxBodyBytes)
     }
 
@@ -99,78 +140,68 @@ public final class HTTPInventorySource: InventorySource {
         completion: @escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void
     ) {
         let distinct = InventoryStockAnswer.distinct(skus)
-        guard let url = InventoryStockAnswer.requestURL(base: baseURL, skus: distinct) else {
+        guard InventoryStockAnswer.requestURL(base: baseURL, skus: distinct) != nil else {
             return completion(.failure(.inventoryUnavailable(detail: "cannot build a request URL from \(baseURL)", status: nil)))
         }
         guard !interruption.isInterrupted else { return completion(.failure(.interrupted)) }
-        // The circuit breaker: a service failing again and again is not asked (see its doc).
-        let probe: Bool
-        switch breaker.admit() {
-        case let .refuse(retryAfterMs):
-            counters.withLock { $0.refusedWhileOpen += 1 }
-            return completion(.failure(.inventoryCircuitOpen(retryAfterMs: retryAfterMs)))
-        case let .send(isProbe):
-            probe = isProbe
+        let check = InventoryPendingCheck(
+            skus: skus, distinct: distinct, deadline: deadline,
+            latestStart: Self.latestStart(deadline: deadline, minimumUsefulMilliseconds: minimumUsefulMilliseconds),
+            completion: completion)
+        var after = AfterUnlock()
+        table.withLock { table in
+            startCheck_locked(check, distinct: distinct, in: &table, after: &after)
         }
-        let sent = Locked(false)
-        let check = InventoryCheck(ticket: gate.makeTicket()) { [breaker] result in
-            let verdict: InventoryCircuitBreaker.Verdict
-            switch result {
-            case .success: verdict = .success
-            case .failure(.inventoryUnavailable): verdict = .failure
-            // Cut off by its deadline while at the service: the service was too slow. Cancelled by
-            // its client, or never sent: no verdict.
-            case .failure: verdict = sent.withLock { $0 } && DispatchTime.now() >= deadline ? .failure : .none
-            }
-            breaker.record(verdict, probe: probe)
-            completion(result)
+        after.run()  // enters new requests at the gate, or completes the check at once
+        // The interruption (deadline or cancel) takes the check out of its requests.
+        let registration = interruption.addInterruptHandler { [weak self, weak check] in
+            guard let self, let check else { return }
+            self.interrupt(check)
         }
-        check.interruptRegistration = interruption.addInterruptHandler { [gate] in
-            check.interrupt(gate: gate)
+        let finished = table.withLock { _ in
+            if check.completion == nil { return true }
+            check.interruptRegistration = registration
+            return false
         }
-        let latestStart = Self.latestStart(deadline: deadline, minimumUsefulMilliseconds: minimumUsefulMilliseconds)
-        gate.enter(check.ticket) { [gate, session, maxBodyBytes, counters] in
-            check.start(gate: gate, latestStart: latestStart, onNotSent: { counters.withLock { $0.notSentTooLate += 1 } }) { done in
-                counters.withLock { $0.upstreamRequests += 1 }
-                sent.withLock { $0 = true }
-                return session.makeRequest(url, deadline: deadline) { outcome in
-                    let levels = Self.levels(from: outcome, asked: skus, maxBodyBytes: maxBodyBytes)
-                    counters.withLock { counters in
-                        switch (outcome, levels) {
-                        case (.failure(.cancelled), _): counters.cancelled += 1
-                        case (_, .success): counters.answered += 1
-                        case (_, .failure): counters.upstreamFailures += 1
-                        }
-                    }
-                    done(levels)
-                }
-            }
+        if finished {
+            registration()
+        } else if staleMilliseconds > 0 {
+            scheduleStaleAnswerNearDeadline(check)
         }
     }
 
-    /// The `inventory` section of `rpc.stats` (protocol.md, section 6.2): the limit, checks sending
-    /// (`inFlight`) and waiting (`queued`) now, and since start the requests sent and how they
-    /// ended (`answered` with valid levels, `upstreamFailures`: refused, lost, timed out by the
-    /// client, non-200 or malformed; `cancelled`: the check's deadline or cancel ended the request),
-    /// and `notSentTooLate`: checks admitted too close to their deadline to be worth sending.
-    /// Thread-safe; cheap (two locks held briefly).
+    /// The `inventory` section of `rpc.stats` (protocol.md, section 6.2): the limit and its
+    /// ceiling, the latencies it follows (once measured), requests sending (`inFlight`) and waiting (`queued`) now,
+    /// and since start what checks and requests did. Thread-safe; cheap (a few locks held briefly).
     public var statsJSON: JSONValue {
         let now = gate.counts
-        let total = counters.withLock { $0 }
+        let (total, limiter, cached) = table.withLock { ($0.counters, $0.limiter, $0.cache.count) }
         let circuit = breaker.snapshot
-        return [
+        var section: JSONObject = [
+            "limit": .int(Int64(now.limit)),
+            "ceiling": .int(Int64(maxConcurrent)),
+            "inFlight": .int(Int64(now.running)),
+            "queued": .int(Int64(now.waiting)),
+            "coalescedJoins": .int(Int64(total.coalescedJoins)),
+            "shed": .int(Int64(total.shed)),
+            "staleAnswers": .int(Int64(total.staleAnswers)),
+            "staleLevels": .int(Int64(total.staleLevels)),
+            "staleCacheEntries": .int(Int64(cached)),
             "circuit": .string(circuit.state),
             "circuitOpened": .int(Int64(circuit.timesOpened)),
             "refusedWhileOpen": .int(Int64(total.refusedWhileOpen)),
-            "limit": .int(Int64(maxConcurrent)),
-            "inFlight": .int(Int64(now.running)),
-            "queued": .int(Int64(now.waiting)),
             "upstreamRequests": .int(Int64(total.upstreamRequests)),
             "answered": .int(Int64(total.answered)),
             "upstreamFailures": .int(Int64(total.upstreamFailures)),
             "cancelled": .int(Int64(total.cancelled)),
             "notSentTooLate": .int(Int64(total.notSentTooLate)),
         ]
+        // The latencies the limit follows, once measured.
+        if let recent = limiter.recentNs, let baseline = limiter.baselineNs {
+            section.append("latencyRecentMs", .int(Int64((recent / 1_000_000).rounded())))
+            section.append("latencyBaselineMs", .int(Int64((baseline / 1_000_000).rounded())))
+        }
+        return .object(section)
     }
 
     /// When a check stops being worth sending: `minimumUseful` before `deadline`, or a quarter of
@@ -210,88 +241,5 @@ public final class HTTPInventorySource: InventorySource {
         case .other(let message): detail = "the request failed: \(message)"
         }
         return .inventoryUnavailable(detail: detail, status: nil)
-    }
-}
-
-// MARK: - InventoryCheck
-
-/// One check's way through the gate and the network, settled by one lock: it is either still
-/// waiting (`request == nil`), running (`request` set), shed (admitted too late: no request, waits for its
-/// interruption), or finished. Thread-safe.
-///
-/// `@unchecked Sendable`: `interruptRegistration` is written once, before `enter`, by the thread
-/// that creates the check, and read only in `finish`, after that (the gate's lock orders it);
-/// everything else is behind `state`.
-private final class InventoryCheck: @unchecked Sendable {
-    private struct State {
-        var interrupted = false
-        var shed = false
-        var request: InventoryHTTPSession.Request?
-        var completion: (@Sendable (Result<InventoryLevels, ShopError>) -> Void)?
-    }
-
-    let ticket: InventoryAdmissionGate.Ticket
-    var interruptRegistration: (@Sendable () -> Void)?
-    private let state: Locked<State>
-
-    init(ticket: InventoryAdmissionGate.Ticket, completion: @escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) {
-        self.ticket = ticket
-        state = Locked(State(completion: completion))
-    }
-
-    /// Admitted by the gate: makes the request (unless interrupted meanwhile, or admitted after
-    /// `latestStart`) and resumes it. The slot is given back when the request ends, however it ends.
-    func start(gate: InventoryAdmissionGate, latestStart: DispatchTime, onNotSent: () -> Void,
-               makeRequest: (@escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void) -> InventoryHTTPSession.Request) {
-        enum Start { case run(InventoryHTTPSession.Request), interrupted, shed }
-        let start: Start = state.withLock { state in
-            guard !state.interrupted, state.completion != nil else { return .interrupted }
-            guard DispatchTime.now() < latestStart else {
-                state.shed = true
-                return .shed
-            }
-            let request = makeRequest { result in
-                gate.leave()
-                self.finish(result)
-            }
-            state.request = request
-            return .run(request)
-        }
-        switch start {
-        case let .run(request):
-            request.resume()
-        case .interrupted:
-            gate.leave()
-            finish(.failure(.interrupted))
-        case .shed:
-            onNotSent()
-            gate.leave()  // its deadline's interruption finishes it; the engine replies -32001 then
-        }
-    }
-
-    /// The call's deadline passed or it was cancelled: leave the queue, or cancel the request.
-    func interrupt(gate: InventoryAdmissionGate) {
-        let (request, shed): (InventoryHTTPSession.Request?, Bool) = state.withLock { state in
-            state.interrupted = true
-            return (state.request, state.shed)
-        }
-        if let request {
-            Log.debug("inventory: check interrupted, cancelling its request to the service")
-            request.cancel()  // completes through the request's completion, which gives the slot back
-        } else if shed || gate.withdraw(ticket) {
-            Log.debug("inventory: check interrupted before it was sent; it never reaches the service")
-            finish(.failure(.interrupted))
-        }
-        // Otherwise it was admitted but has not made its request yet: `start` sees `interrupted`.
-    }
-
-    private func finish(_ result: Result<InventoryLevels, ShopError>) {
-        let completion = state.withLock { state in
-            defer { state.completion = nil; state.request = nil }
-            return state.completion
-        }
-        guard let completion else { return }
-        interruptRegistration?()
-        completion(result)
     }
 }

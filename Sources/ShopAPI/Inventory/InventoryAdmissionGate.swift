@@ -4,7 +4,8 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see
 // MARK: - InventoryAdmissionGate
 
 /// Admits at most `limit` upstream requests at once; the others wait in FIFO order without
-/// blocking a thread (no semaphore). A waiter can be withdrawn (its call's deadline passed or it
+/// blocking a thread (no semaphore). The limit can change at any time (`setLimit`): a higher one
+/// admits waiters at once, a lower one takes effect as running work leaves. A waiter can be withdrawn (its call's deadline passed or it
 /// was cancelled): it is then never started, so it never reaches the service. Thread-safe.
 ///
 /// `start` runs at once on the caller's thread of `enter` when a slot is free; a waiter admitted
@@ -16,7 +17,8 @@ final class InventoryAdmissionGate: Sendable {
         fileprivate let number: UInt64
     }
 
-    private struct State {
+    fileprivate struct State {
+        var limit: Int
         var running = 0
         var nextNumber: UInt64 = 0
         /// FIFO of tickets; withdrawn ones stay here until reached and are skipped then.
@@ -25,13 +27,29 @@ final class InventoryAdmissionGate: Sendable {
         var waiting: [Ticket: @Sendable () -> Void] = [:]
     }
 
-    let limit: Int
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let startQueue: DispatchQueue
 
     init(limit: Int, startQueue: DispatchQueue = .global()) {
-        self.limit = max(1, limit)
+        state = Locked(State(limit: max(1, limit)))
         self.startQueue = startQueue
+    }
+
+    /// The limit in force.
+    var limit: Int { state.withLock { $0.limit } }
+
+    /// Changes the limit (at least 1); waiters that now fit are started (on `startQueue`).
+    func setLimit(_ newLimit: Int) {
+        let admitted: [@Sendable () -> Void] = state.withLock { state in
+            state.limit = max(1, newLimit)
+            var admitted: [@Sendable () -> Void] = []
+            while state.running < state.limit, let next = state.popOldestWaiter() {
+                state.running += 1
+                admitted.append(next)
+            }
+            return admitted
+        }
+        for start in admitted { startQueue.async(execute: start) }
     }
 
     /// A ticket for one later `enter`, so a caller can withdraw before or after it enters.
@@ -46,7 +64,7 @@ final class InventoryAdmissionGate: Sendable {
     /// Every started piece of work must call `leave()` exactly once when it is over.
     func enter(_ ticket: Ticket, _ start: @escaping @Sendable () -> Void) {
         let admitted = state.withLock { state -> Bool in
-            if state.running < limit {
+            if state.running < state.limit {
                 state.running += 1
                 return true
             }
@@ -70,32 +88,43 @@ final class InventoryAdmissionGate: Sendable {
         }
     }
 
-    /// Frees the slot of a finished piece of work and starts the oldest waiter, if any.
+    /// Frees the slot of a finished piece of work and starts the oldest waiter, if any (unless the
+    /// limit has been lowered below what runs).
     func leave() {
         let next: (@Sendable () -> Void)? = state.withLock { state in
-            while state.head < state.order.count {
-                let ticket = state.order[state.head]
-                state.head += 1
-                if let start = state.waiting.removeValue(forKey: ticket) {
-                    // Drop the consumed front once it is most of the array, so it cannot grow
-                    // without bound under steady load.
-                    if state.head >= 1024, state.head * 2 >= state.order.count {
-                        state.order.removeFirst(state.head)
-                        state.head = 0
-                    }
-                    return start
-                }
+            if state.running <= state.limit, let start = state.popOldestWaiter() {
+                return start  // the slot passes to it
             }
-            state.order.removeAll(keepingCapacity: true)
-            state.head = 0
             state.running -= 1
             return nil
         }
         if let next { startQueue.async(execute: next) }
     }
 
-    /// How many run and how many wait (for tests and logs).
-    var counts: (running: Int, waiting: Int) {
-        state.withLock { ($0.running, $0.waiting.count) }
+    /// How many run and how many wait, and the limit (for stats, tests and logs).
+    var counts: (running: Int, waiting: Int, limit: Int) {
+        state.withLock { ($0.running, $0.waiting.count, $0.limit) }
+    }
+}
+
+extension InventoryAdmissionGate.State {
+    /// Removes and returns the oldest waiter's start, skipping withdrawn tickets.
+    fileprivate mutating func popOldestWaiter() -> (@Sendable () -> Void)? {
+        while head < order.count {
+            let ticket = order[head]
+            head += 1
+            if let start = waiting.removeValue(forKey: ticket) {
+                // Drop the consumed front once it is most of the array, so it cannot grow
+                // without bound under steady load.
+                if head >= 1024, head * 2 >= order.count {
+                    order.removeFirst(head)
+                    head = 0
+                }
+                return start
+            }
+        }
+        order.removeAll(keepingCapacity: true)
+        head = 0
+        return nil
     }
 }

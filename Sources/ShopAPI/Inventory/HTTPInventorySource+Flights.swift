@@ -1,0 +1,330 @@
+import Dispatch
+import FoundationEssentials  // URL
+import RPCServer  // Log
+
+// How checks and requests meet (HTTPInventorySource's doc says what; this file says how). One lock,
+// `table`, orders everything below. Functions named `…_locked` run under it and never call out:
+// what must happen after it is released (completions, entering the gate, cancelling a request)
+// they append to an `AfterUnlock`, which the caller runs once the lock is released.
+//
+// The way of one check:
+//   checkInventory → startCheck_locked: join pending flights for its SKUs; one new flight for the
+//   rest (or, if the circuit refuses it or the queue could not serve it in time, answer those SKUs
+//   from stale levels or fail) → gate.enter → admitted: send the request (or drop it if every
+//   waiter is too late) → landed: levels to every waiter (and the stale cache), or failure: stale
+//   levels or the error → finish_locked: the check's completion, exactly once.
+//   Interruption (deadline, cancel) → interrupt → finish_locked(.interrupted): leave every flight;
+//   a flight nobody waits on is withdrawn from the gate or its request cancelled.
+
+/// Work to do once the table lock is released, in order.
+struct AfterUnlock {
+    private var actions: [() -> Void] = []
+
+    mutating func append(_ action: @escaping () -> Void) { actions.append(action) }
+
+    func run() {
+        for action in actions { action() }
+    }
+}
+
+extension HTTPInventorySource {
+    // MARK: - A new check
+
+    func startCheck_locked(_ check: InventoryPendingCheck, distinct: [String], in table: inout Table, after: inout AfterUnlock) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        var uncovered: [String] = []
+        for sku in distinct {
+            if coalescing, let flight = table.flightsBySku[sku], canJoin(flight, check, nowNs: now, expectedLatencyNs: table.limiter.recentNs) {
+                if check.flights[flight.id] == nil {
+                    attach(check, to: flight)
+                    table.counters.coalescedJoins += 1
+                }
+            } else {
+                uncovered.append(sku)
+            }
+        }
+        guard !uncovered.isEmpty else { return }
+        launchFlight_locked(for: check, skus: uncovered, nowNs: now, in: &table, after: &after)
+    }
+
+    /// A check may join a flight still queued here (it is as early as a new one could be), or one
+    /// sent so recently that, at the latency measured lately, its answer comes before the check's
+    /// deadline.
+    private func canJoin(_ flight: InventoryFlight, _ check: InventoryPendingCheck, nowNs: UInt64, expectedLatencyNs: Double?) -> Bool {
+        switch flight.phase {
+        case .queued:
+            return true
+        case let .sent(sentAtNs, _):
+            let expectedAnswer = sentAtNs &+ UInt64(expectedLatencyNs ?? 0)
+            return max(expectedAnswer, nowNs) < check.deadline.uptimeNanoseconds
+        case .finished:
+            return false
+        }
+    }
+
+    private func attach(_ check: InventoryPendingCheck, to flight: InventoryFlight) {
+        flight.waiters[check.id] = check
+        check.flights[flight.id] = flight
+    }
+
+    /// One new request for `skus`, unless the circuit refuses it or the queue could not let it out
+    /// in time: then those SKUs are answered from stale levels, or the check fails.
+    private func launchFlight_locked(for check: InventoryPendingCheck, skus: [String], nowNs: UInt64,
+                                     in table: inout Table, after: inout AfterUnlock) {
+        guard let url = InventoryStockAnswer.requestURL(base: baseURL, skus: skus) else {
+            let error = ShopError.inventoryUnavailable(detail: "cannot build a request URL from \(baseURL)", status: nil)
+            return answerFromStale_locked(check, skus: skus, orFailWith: error, in: &table, after: &after)
+        }
+        let probe: Bool
+        switch breaker.admit() {
+        case let .refuse(retryAfterMs):
+            table.counters.refusedWhileOpen += 1
+            return answerFromStale_locked(check, skus: skus, orFailWith: .inventoryCircuitOpen(retryAfterMs: retryAfterMs), in: &table, after: &after)
+        case let .send(isProbe):
+            probe = isProbe
+        }
+        if adaptiveLimit, let expectedLatency = table.limiter.recentNs,
+           predictedAnswerNs(nowNs: nowNs, expectedLatencyNs: expectedLatency) > check.deadline.uptimeNanoseconds {
+            if probe { after.append { [breaker] in breaker.record(.none, probe: true) } }
+            table.counters.shed += 1
+            let detail = "the inventory service is too busy to answer before the deadline (\(gate.counts.waiting) requests queued)"
+            return answerFromStale_locked(check, skus: skus, orFailWith: .inventoryShed(detail: detail), in: &table, after: &after)
+        }
+        let flight = InventoryFlight(skus: skus, url: url, ticket: gate.makeTicket(), probe: probe)
+        attach(check, to: flight)
+        if coalescing {
+            for sku in skus { table.flightsBySku[sku] = flight }
+        }
+        after.append { [gate] in
+            gate.enter(flight.ticket) { [weak self] in self?.admitted(flight) }
+        }
+    }
+
+    /// When a request entering the gate now would be answered, at the latency measured lately
+    /// (`latency`): at once if a slot is free (one latency); else, conservatively, as if every
+    /// running request had just started: the requests ahead and this one leave in rounds of
+    /// `limit`, each round a latency, and its answer takes one more.
+    private func predictedAnswerNs(nowNs: UInt64, expectedLatencyNs latency: Double) -> UInt64 {
+        let gateNow = gate.counts
+        guard gateNow.running >= gateNow.limit else { return nowNs &+ UInt64(latency) }
+        let rounds = Double(gateNow.waiting + 1) / Double(gateNow.limit) + 1
+        return nowNs &+ UInt64(latency * rounds)
+    }
+
+    // MARK: - A request's way
+
+    /// The gate admitted `flight`: send its request, or drop it if nobody waits or every waiter is
+    /// too late for it.
+    private func admitted(_ flight: InventoryFlight) {
+        var after = AfterUnlock()
+        let request: InventoryHTTPSession.Request? = table.withLock { table in
+            guard case .queued = flight.phase else { return nil }
+            guard let latestStart = flight.waiters.values.map(\.latestStart.uptimeNanoseconds).max() else {
+                drop_locked(flight, in: &table, after: &after)
+                return nil
+            }
+            let now = DispatchTime.now()
+            guard now.uptimeNanoseconds < latestStart else {
+                table.counters.notSentTooLate += 1
+                let waiters = Array(flight.waiters.values)
+                drop_locked(flight, in: &table, after: &after)
+                for check in waiters {
+                    check.flights[flight.id] = nil
+                    // Shedding answers them now; without it they wait for their deadline, as before.
+                    guard adaptiveLimit else { continue }
+                    table.counters.shed += 1
+                    let detail = "the inventory service's queue did not reach this check in time"
+                    answerFromStale_locked(check, skus: flight.skus, orFailWith: .inventoryShed(detail: detail), in: &table, after: &after)
+                }
+                return nil
+            }
+            let earliestDeadline = flight.waiters.values.map(\.deadline).min() ?? .distantFuture
+            let request = session.makeRequest(flight.url, deadline: earliestDeadline) { [weak self] outcome in
+                self?.landed(flight, outcome)
+            }
+            flight.phase = .sent(atNs: now.uptimeNanoseconds, request: request)
+            table.counters.upstreamRequests += 1
+            return request
+        }
+        request?.resume()
+        after.run()
+    }
+
+    /// A queued flight that will not be sent: out of the table, its slot given back.
+    private func drop_locked(_ flight: InventoryFlight, in table: inout Table, after: inout AfterUnlock) {
+        flight.phase = .finished
+        flight.waiters = [:]
+        unregister_locked(flight, in: &table)
+        after.append { [gate, breaker, probe = flight.probe] in
+            gate.leave()
+            if probe { breaker.record(.none, probe: true) }
+        }
+    }
+
+    private func unregister_locked(_ flight: InventoryFlight, in table: inout Table) {
+        for sku in flight.skus where table.flightsBySku[sku] === flight {
+            table.flightsBySku[sku] = nil
+        }
+    }
+
+    /// The request ended (the client's thread): levels, or the failure, to every waiter.
+    private func landed(_ flight: InventoryFlight, _ outcome: Result<InventoryHTTPSession.Answer, InventoryHTTPSession.Failure>) {
+        gate.leave()
+        let nowNs = DispatchTime.now().uptimeNanoseconds
+        let result = Self.levels(from: outcome, asked: flight.skus, maxBodyBytes: maxBodyBytes)
+        var after = AfterUnlock()
+        let limit: Int = table.withLock { table in
+            let forTime = flight.abandonedForTime
+            if let sentAt = flight.sentAtNs {
+                switch outcome {
+                case .failure(.cancelled) where !forTime: break  // its client cancelled: says nothing of the service
+                case .success, .failure(.cancelled): table.limiter.record(latencyNs: nowNs &- sentAt)
+                case .failure: break  // refused, lost: not a latency
+                }
+            }
+            switch (outcome, result) {
+            case (.failure(.cancelled), _): table.counters.cancelled += 1
+            case (_, .success): table.counters.answered += 1
+            case (_, .failure): table.counters.upstreamFailures += 1
+            }
+            let verdict: InventoryCircuitBreaker.Verdict
+            switch (outcome, result) {
+            case (.failure(.cancelled), _): verdict = forTime ? .failure : .none
+            case (_, .success): verdict = .success
+            case (_, .failure): verdict = .failure
+            }
+            after.append { [breaker, probe = flight.probe] in breaker.record(verdict, probe: probe) }
+
+            flight.phase = .finished
+            unregister_locked(flight, in: &table)
+            let waiters = Array(flight.waiters.values)
+            flight.waiters = [:]
+            switch result {
+            case let .success(levels):
+                if staleMilliseconds > 0 {
+                    for level in levels.levels { table.cache.store(sku: level.sku, available: level.available, nowNs: nowNs) }
+                }
+                for check in waiters {
+                    check.flights[flight.id] = nil
+                    for level in levels.levels where check.missing.remove(level.sku) != nil {
+                        check.found[level.sku] = level
+                    }
+                    if check.missing.isEmpty { finish_locked(check, .success(check.levels), in: &table, after: &after) }
+                }
+            case let .failure(error):
+                for check in waiters {
+                    check.flights[flight.id] = nil
+                    answerFromStale_locked(check, skus: flight.skus, orFailWith: error, in: &table, after: &after)
+                }
+            }
+            return table.limiter.limit
+        }
+        if adaptiveLimit, limit != gate.limit { gate.setLimit(limit) }
+        after.run()
+    }
+
+    // MARK: - Ending a check
+
+    /// `skus` of `check` will get no fresh level: each is answered from a stale level no older than
+    /// `staleMilliseconds`, or, if one has none, the check fails with `error`.
+    func answerFromStale_locked(_ check: InventoryPendingCheck, skus: [String], orFailWith error: ShopError,
+                                in table: inout Table, after: inout AfterUnlock) {
+        guard check.completion != nil else { return }
+        let wanted = skus.filter { check.missing.contains($0) }
+        guard !wanted.isEmpty else { return }
+        let nowNs = DispatchTime.now().uptimeNanoseconds
+        var stale: [StockLevel] = []
+        for sku in wanted {
+            guard staleMilliseconds > 0, let level = table.cache.level(sku: sku, nowNs: nowNs, maxAgeMs: staleMilliseconds) else {
+                return finish_locked(check, .failure(error), in: &table, after: &after)
+            }
+            stale.append(StockLevel(sku: sku, available: level.available, ageMs: level.ageMs))
+        }
+        for level in stale {
+            check.missing.remove(level.sku)
+            check.found[level.sku] = level
+        }
+        if check.missing.isEmpty { finish_locked(check, .success(check.levels), in: &table, after: &after) }
+    }
+
+    /// Completes `check` (once: a finished check is left alone) and takes it out of its flights.
+    func finish_locked(_ check: InventoryPendingCheck, _ result: Result<InventoryLevels, ShopError>, forTime: Bool = false,
+                       in table: inout Table, after: inout AfterUnlock) {
+        guard let completion = check.completion else { return }
+        check.completion = nil
+        if case let .success(levels) = result {
+            let staleCount = levels.levels.count(where: \.isStale)
+            if staleCount > 0 {
+                table.counters.staleAnswers += 1
+                table.counters.staleLevels += staleCount
+            }
+        }
+        for flight in check.flights.values {
+            leave_locked(flight, check, forTime: forTime, in: &table, after: &after)
+        }
+        check.flights = [:]
+        if let registration = check.interruptRegistration {
+            check.interruptRegistration = nil
+            after.append(registration)
+        }
+        after.append { completion(result) }
+    }
+
+    /// `check` no longer waits on `flight`; a flight nobody waits on is withdrawn or cancelled.
+    private func leave_locked(_ flight: InventoryFlight, _ check: InventoryPendingCheck, forTime: Bool,
+                              in table: inout Table, after: inout AfterUnlock) {
+        guard flight.waiters.removeValue(forKey: check.id) != nil, flight.waiters.isEmpty else { return }
+        switch flight.phase {
+        case .queued:
+            if gate.withdraw(flight.ticket) {
+                flight.phase = .finished
+                unregister_locked(flight, in: &table)
+                if flight.probe { after.append { [breaker] in breaker.record(.none, probe: true) } }
+            }
+            // Otherwise the gate is admitting it right now: `admitted` finds no waiter and drops it.
+        case let .sent(_, request):
+            flight.abandonedForTime = forTime
+            unregister_locked(flight, in: &table)
+            Log.debug("inventory: no check waits on a request any more; cancelling it")
+            after.append { request.cancel() }  // `landed` follows with .cancelled
+        case .finished:
+            break
+        }
+    }
+
+    /// The check's deadline passed or its client cancelled it.
+    func interrupt(_ check: InventoryPendingCheck) {
+        var after = AfterUnlock()
+        table.withLock { table in
+            let forTime = DispatchTime.now().uptimeNanoseconds + 1_000_000 >= check.deadline.uptimeNanoseconds
+            finish_locked(check, .failure(.interrupted), forTime: forTime, in: &table, after: &after)
+        }
+        after.run()
+    }
+
+    /// With stale answers on: shortly before its deadline, a check still waiting is answered from
+    /// stale levels if every SKU it lacks has one (otherwise it waits for its deadline).
+    func scheduleStaleAnswerNearDeadline(_ check: InventoryPendingCheck) {
+        guard check.deadline != .distantFuture else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let left = check.deadline.uptimeNanoseconds > now ? check.deadline.uptimeNanoseconds - now : 0
+        let margin = min(UInt64(Self.staleNearDeadlineMilliseconds) * 1_000_000, left / 4)
+        let when = DispatchTime(uptimeNanoseconds: check.deadline.uptimeNanoseconds - margin)
+        DispatchQueue.global().asyncAfter(deadline: when) { [weak self, weak check] in
+            guard let self, let check else { return }
+            var after = AfterUnlock()
+            self.table.withLock { table in
+                guard check.completion != nil else { return }
+                let lacking = Array(check.missing)
+                let nowNs = DispatchTime.now().uptimeNanoseconds
+                guard lacking.allSatisfy({ table.cache.level(sku: $0, nowNs: nowNs, maxAgeMs: self.staleMilliseconds) != nil }) else { return }
+                let flights = Array(check.flights.values)
+                for flight in flights { leave_locked(flight, check, forTime: true, in: &table, after: &after) }
+                check.flights = [:]
+                let error = ShopError.inventoryShed(detail: "the inventory service did not answer before the deadline")
+                answerFromStale_locked(check, skus: lacking, orFailWith: error, in: &table, after: &after)
+            }
+            after.run()
+        }
+    }
+}
