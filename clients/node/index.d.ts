@@ -49,6 +49,10 @@ export interface Page<T> {
 export interface StockLevel {
   sku: string;
   available: number;
+  /** Present (true) when the level is the inventory service's last earlier answer (`--inventory-stale-ms`). */
+  stale?: true;
+  /** With `stale`: how old that answer is, in milliseconds. */
+  ageMs?: number;
 }
 
 /** One method's figures in `rpc.stats`: `calls === ok + Σ errors + inFlight`. */
@@ -296,6 +300,8 @@ export class InternalError extends RPCError {}
 export class DeadlineExceededError extends RPCError {
   readonly deadlineMs: number | undefined;
   readonly elapsedMs: number | undefined;
+  /** True when the server answered at once because the inventory service could not have answered in time. */
+  readonly shed: boolean;
 }
 export class RequestCancelledError extends RPCError {}
 export class ShuttingDownError extends RPCError {}

@@ -76,6 +76,8 @@ export class DeadlineExceededError extends RPCError {
     super(code, message, data, context);
     this.deadlineMs = this.data.deadlineMs;
     this.elapsedMs = this.data.elapsedMs;
+    /** True when the server answered at once because the inventory service could not have answered in time. */
+    this.shed = this.data.shed === true;
   }
 }
 

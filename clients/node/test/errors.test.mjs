@@ -84,6 +84,15 @@ test('errorFromReply_dataMembers_becomeProperties', () => {
   assert.equal(deadline.elapsedMs, 201);
   assert.equal(deadline.message, 'Inventory information is temporarily unavailable, please try again later');
   assert.equal(deadline.local, false);
+  assert.equal(deadline.shed, false, 'a deadline that passed is not a shed check');
+  const shed = errorFromReply({
+    code: -32001,
+    message: 'Inventory information is temporarily unavailable, please try again later',
+    data: { type: 'DeadlineExceeded', method: 'inventory.check', shed: true, detail: 'too busy' },
+  });
+  assert.ok(shed instanceof DeadlineExceededError);
+  assert.equal(shed.shed, true);
+  assert.equal(shed.deadlineMs, undefined);
 
   const stock = errorFromReply({ code: 1002, message: 'm', data: { type: 'OutOfStock', sku: 'S', requested: 5, available: 2 } });
   assert.deepEqual([stock.sku, stock.requested, stock.available], ['S', 5, 2]);

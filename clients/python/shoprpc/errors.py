@@ -156,12 +156,17 @@ class DeadlineExceededError(RPCError):
     """-32001 ``DeadlineExceeded``: the call passed its deadline and the server cancelled its work.
 
     ``.message`` is the server's user-facing message (for ``inventory.check``: "Inventory information is
-    temporarily unavailable, please try again later").
+    temporarily unavailable, please try again later"). ``.shed`` is true when the server answered at
+    once because the inventory service could not have answered before the deadline.
     """
 
     @property
     def method(self) -> Optional[str]:
         return self.data.get("method", self.request_method)
+
+    @property
+    def shed(self) -> bool:
+        return self.data.get("shed") is True
 
     @property
     def deadline_ms(self) -> Optional[int]:

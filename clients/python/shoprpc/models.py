@@ -36,9 +36,18 @@ class SearchResult(TypedDict):
     items: List[Product]
 
 
-class StockLevel(TypedDict):
+class _StockLevelRequired(TypedDict):
     sku: str
     available: int
+
+
+class StockLevel(_StockLevelRequired, total=False):
+    """One SKU's level. With ``--inventory-stale-ms``, a level the inventory service could not give
+    in time may be its last earlier answer: then ``stale`` is ``True`` and ``ageMs`` says how old it
+    is. A fresh level has neither key."""
+
+    stale: bool
+    ageMs: int
 
 
 class InventoryLevels(TypedDict):

@@ -64,6 +64,10 @@ def test_errorFromWire_choosesByDataTypeThenCode() -> None:
                                 "method": "x", "deadlineMs": 5, "elapsedMs": 6}})
     assert isinstance(deadline, DeadlineExceededError)
     assert (str(deadline), deadline.method, deadline.deadline_ms, deadline.elapsed_ms) == ("late", "x", 5, 6)
+    assert deadline.shed is False
+    shed = error_from_wire({"code": -32001, "message": "late", "data": {"type": "DeadlineExceeded",
+                            "method": "inventory.check", "shed": True, "detail": "too busy"}})
+    assert isinstance(shed, DeadlineExceededError) and shed.shed is True and shed.deadline_ms is None
     assert not issubclass(ConnectionLostError, RPCError)
     unavailable = error_from_wire({"code": 1009, "message": "m", "data": {"type": "InventoryUnavailable",
                                    "detail": "HTTP 503", "status": 503}})
