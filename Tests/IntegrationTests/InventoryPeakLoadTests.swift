@@ -136,6 +136,33 @@ final class InventoryPeakLoadTests: XCTestCase {
         XCTAssertEqual(inventoryStats(server)?["shed"] as? Int, 1)
     }
 
+    /// A check queued in time that the service then became too slow for: when its request reaches
+    /// the front of the queue, the latency measured lately (1.75 s: 1 s, then a 4 s answer) is
+    /// more than the second it has left, so it is shed then — not sent, and not left to fail at its
+    /// deadline as before.
+    func test_checkTooLateForTheLatencyWhenItsRequestReachesTheFront_isShedThen_andNeverReachesTheService() throws {
+        let service = try startInventoryService()
+        service.setSwitch("delay 1000")
+        let server = try startInventoryServer(["--inventory-url", service.url("/switch"), "--inventory-max-concurrent", "1"])
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))  // measures the latency: 1 s
+        XCTAssertEqual(levels(server.readJSON(timeout: 30) as? [String: Any]).first?["available"] as? Int, 1)
+        service.setSwitch("delay 4000")
+        // Check 3's answer is predicted at about 2 s (one request ahead, 1 s each), within its 5 s.
+        server.sendLine(inventoryCheck(2, ["SKU-0002"], deadlineMs: 30000))
+        server.sendLine(inventoryCheck(3, ["SKU-0003"], deadlineMs: 5000))
+        let replies = server.readReplies(2)
+        XCTAssertEqual(levels(replies["2"]).first?["available"] as? Int, 2)
+        let shed = try XCTUnwrap(replies["3"])
+        XCTAssertEqual(shed.errorCode, -32001, "\(shed)")
+        XCTAssertEqual(shed.errorMessage, "Inventory information is temporarily unavailable, please try again later")
+        XCTAssertEqual(shed.errorData?["shed"] as? Bool, true, "shed when its request reached the front: \(shed)")
+        let stats = service.waitForStats { $0.inFlight == 0 }
+        XCTAssertEqual(stats?.allSkus, ["SKU-0001", "SKU-0002"], "the shed check never reached the service")
+        let inventory = inventoryStats(server)
+        XCTAssertEqual(inventory?["shed"] as? Int, 1)
+        XCTAssertEqual(inventory?["notSentTooLate"] as? Int, 1, "its request was not sent")
+    }
+
     // MARK: - Marked-stale answers
 
     /// With `--inventory-stale-ms`: while the service fails, a SKU it answered before is answered

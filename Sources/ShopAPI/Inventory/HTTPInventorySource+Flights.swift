@@ -84,7 +84,8 @@ extension HTTPInventorySource {
             probe = isProbe
         }
         if adaptiveLimit, let expectedLatency = table.limiter.recentNs,
-           predictedAnswerNs(nowNs: nowNs, expectedLatencyNs: expectedLatency) > check.deadline.uptimeNanoseconds {
+           predictedAnswerNs(nowNs: nowNs, expectedLatencyNs: expectedLatency) &+ UInt64(expectedLatency * Self.shedMarginOfLatency)
+               > check.deadline.uptimeNanoseconds {
             if probe { after.append { [breaker] in breaker.record(.none, probe: true) } }
             table.counters.shed += 1
             let detail = "the inventory service is too busy to answer before the deadline (\(gate.counts.waiting) requests queued)"
@@ -99,6 +100,12 @@ extension HTTPInventorySource {
             gate.enter(flight.ticket) { [weak self] in self?.admitted(flight) }
         }
     }
+
+    /// How much later than predicted, as a share of the recent latency, a new request's answer may
+    /// come and still be in time for its check: a check predicted closer to its deadline than this
+    /// is shed at once, since the queue's jitter would most likely make it too late at the front
+    /// (`shedWaitersTooLateForAnAnswer_locked`), answered only after waiting most of its budget.
+    static let shedMarginOfLatency = 0.25
 
     /// When a request entering the gate now would be answered, at the latency measured lately
     /// (`latency`): at once if a slot is free (one latency); else, conservatively, as if every
@@ -138,6 +145,14 @@ extension HTTPInventorySource {
                 }
                 return nil
             }
+            // Waiters whose deadline comes before an answer would, at the latency measured lately,
+            // are answered now (shed) instead of at their deadline; nobody left: not sent.
+            shedWaitersTooLateForAnAnswer_locked(flight, nowNs: now.uptimeNanoseconds, in: &table, after: &after)
+            guard !flight.waiters.isEmpty else {
+                table.counters.notSentTooLate += 1
+                drop_locked(flight, in: &table, after: &after)
+                return nil
+            }
             let earliestDeadline = flight.waiters.values.map(\.deadline).min() ?? .distantFuture
             let request = session.makeRequest(flight.url, deadline: earliestDeadline) { [weak self] outcome in
                 self?.landed(flight, outcome)
@@ -148,6 +163,23 @@ extension HTTPInventorySource {
         }
         request?.resume()
         after.run()
+    }
+
+    /// With the adaptive limit: the waiters of `flight`, about to be sent, whose deadline comes
+    /// before its answer is expected (now plus the recent latency) leave it and are answered at
+    /// once, from stale levels or shed, instead of failing at their deadline.
+    private func shedWaitersTooLateForAnAnswer_locked(_ flight: InventoryFlight, nowNs: UInt64,
+                                                      in table: inout Table, after: inout AfterUnlock) {
+        guard adaptiveLimit, let latency = table.limiter.recentNs else { return }
+        let expectedAnswerNs = nowNs &+ UInt64(latency)
+        let hopeless = flight.waiters.values.filter { $0.deadline.uptimeNanoseconds < expectedAnswerNs }
+        for check in hopeless {
+            flight.waiters[check.id] = nil
+            check.flights[flight.id] = nil
+            table.counters.shed += 1
+            let detail = "the inventory service answers in about \(Int(latency / 1_000_000)) ms, after this check's deadline"
+            answerFromStale_locked(check, skus: flight.skus, orFailWith: .inventoryShed(detail: detail), in: &table, after: &after)
+        }
     }
 
     /// A queued flight that will not be sent: out of the table, its slot given back.

@@ -16,7 +16,8 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
 ///   latency between 1 and `maxConcurrent` (`InventoryAdaptiveLimit`). Further requests wait in FIFO
 ///   order without blocking a thread (`InventoryAdmissionGate`). A check whose request the queue
 ///   would not let out in time to be answered before its deadline is answered at once (shed:
-///   `ShopError.inventoryShed`), not at its deadline.
+///   `ShopError.inventoryShed`), not at its deadline; so is a check whose request reaches the
+///   front of the queue with less time left than the service takes lately.
 /// - **Marked-stale answers** (`staleMilliseconds > 0`): when the service fails, sheds, its
 ///   circuit is open, or the deadline is near, a SKU whose last fresh level is at most that old is
 ///   answered from it, marked (`StockLevel.ageMs`); never an unmarked old number, never an
