@@ -93,10 +93,12 @@ class FifoWorkers:
 
 
 class Service:
-    def __init__(self, workers, service_seconds, t0):
+    def __init__(self, workers, service_seconds, t0, slow_after=None, slow_seconds=None):
         self.workers = FifoWorkers(workers)
         self.service_seconds = service_seconds
         self.t0 = t0
+        self.slow_after = slow_after
+        self.slow_seconds = slow_seconds
         self.lock = threading.Lock()
         self.stats = {"received": 0, "served": 0, "abandoned": 0, "inFlight": 0, "peakInFlight": 0}
 
@@ -105,6 +107,12 @@ class Service:
             self.stats[key] += delta
             if key == "inFlight":
                 self.stats["peakInFlight"] = max(self.stats["peakInFlight"], self.stats["inFlight"])
+
+    def seconds_for_one_request(self):
+        """The service time of a request a worker starts now (longer from `slow_after` on)."""
+        if self.slow_after is not None and time.time() - self.t0 >= self.slow_after:
+            return self.slow_seconds
+        return self.service_seconds
 
     def level(self, sku):
         bucket = int((time.time() - self.t0) / BUCKET_SECONDS) % 1000
@@ -138,7 +146,7 @@ def make_handler(service):
                     self.close_connection = True
                     return
                 try:
-                    finish = time.monotonic() + service.service_seconds
+                    finish = time.monotonic() + service.seconds_for_one_request()
                     while (left := finish - time.monotonic()) > 0:
                         if self.client_gone(min(left, 0.02)):
                             service.count("abandoned")
@@ -172,7 +180,8 @@ class Server(ThreadingHTTPServer):
 
 
 def serve(args):
-    service = Service(args.workers, args.service_ms / 1000.0, args.t0)
+    slow = args.slow_ms / 1000.0 if args.slow_ms is not None else None
+    service = Service(args.workers, args.service_ms / 1000.0, args.t0, args.slow_after, slow)
     server = Server(("127.0.0.1", 0), make_handler(service))
     print(server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -240,8 +249,9 @@ class Replies:
 
 def run_configuration(args, name, flags):
     t0 = time.time()
+    slow = ["--slow-after", repr(args.slow_after), "--slow-ms", str(args.slow_ms)] if args.slow_ms is not None else []
     service = subprocess.Popen([sys.executable, __file__, "serve", "--workers", str(args.workers),
-                                "--service-ms", str(args.service_ms), "--t0", repr(t0)],
+                                "--service-ms", str(args.service_ms), "--t0", repr(t0)] + slow,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     port = int(service.stdout.readline())
     server = subprocess.Popen([args.binary, "--db", ":memory:", "--inventory-url", f"http://127.0.0.1:{port}",
@@ -394,7 +404,8 @@ def pct(part, whole):
 
 
 def print_table(args, results):
-    print(f"`{args.command}` — {args.workers} workers × {args.service_ms} ms "
+    slowdown = f", {args.slow_ms} ms from {args.slow_after:g} s on" if args.slow_ms is not None else ""
+    print(f"`{args.command}` — {args.workers} workers × {args.service_ms} ms{slowdown} "
           f"(capacity {args.workers * 1000 // args.service_ms} requests/s), {args.load:g}× offered for {args.seconds:g} s, "
           f"ceiling {args.ceiling}, deadline {args.deadline_ms} ms, seed {args.seed}\n")
     print("| configuration | checks | fresh | marked stale | -32001 shed | -32001 at deadline | 1009 | other / unanswered "
@@ -436,6 +447,8 @@ def main():
         parser.add_argument("--workers", type=int, required=True)
         parser.add_argument("--service-ms", type=int, required=True)
         parser.add_argument("--t0", type=float, required=True)
+        parser.add_argument("--slow-after", type=float)
+        parser.add_argument("--slow-ms", type=int)
         return serve(parser.parse_args())
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", required=True)
@@ -445,6 +458,8 @@ def main():
     parser.add_argument("--workers", type=int, default=8)
     parser.add_argument("--service-ms", type=int, default=100)
     parser.add_argument("--ceiling", type=int, default=16, help="--inventory-max-concurrent")
+    parser.add_argument("--slow-ms", type=int, help="from --slow-after seconds on, the service takes this long per request")
+    parser.add_argument("--slow-after", type=float, default=5)
     parser.add_argument("--deadline-ms", type=int, default=5000, help="inventory.check's deadline (for reading the results)")
     parser.add_argument("--seed", type=int, default=25)
     parser.add_argument("--max-inflight", type=int, default=8192,

@@ -34,7 +34,7 @@ extension HTTPInventorySource {
         let now = DispatchTime.now().uptimeNanoseconds
         var uncovered: [String] = []
         for sku in distinct {
-            if coalescing, let flight = table.flightsBySku[sku], canJoin(flight, check, nowNs: now, expectedLatencyNs: table.limiter.recentNs) {
+            if coalescing, let flight = table.flightsBySku[sku], canJoin(flight, check, nowNs: now, recentLatencyNs: table.limiter.recentNs) {
                 if check.flights[flight.id] == nil {
                     attach(check, to: flight)
                     table.counters.coalescedJoins += 1
@@ -47,16 +47,18 @@ extension HTTPInventorySource {
         launchFlight_locked(for: check, skus: uncovered, nowNs: now, in: &table, after: &after)
     }
 
-    /// A check may join a flight still queued here (it is as early as a new one could be), or one
-    /// sent so recently that, at the latency measured lately, its answer comes before the check's
-    /// deadline.
-    private func canJoin(_ flight: InventoryFlight, _ check: InventoryPendingCheck, nowNs: UInt64, expectedLatencyNs: Double?) -> Bool {
+    /// A check may join a flight still queued here (it is as early as a new one could be), or a
+    /// sent one whose answer is expected before the check's deadline: at the latency measured
+    /// lately after it was sent, and, once it has been out longer than that, no sooner than it has
+    /// been out so far (a request the service sits on is not joined for ever).
+    private func canJoin(_ flight: InventoryFlight, _ check: InventoryPendingCheck, nowNs: UInt64, recentLatencyNs: Double?) -> Bool {
         switch flight.phase {
         case .queued:
             return true
         case let .sent(sentAtNs, _):
-            let expectedAnswer = sentAtNs &+ UInt64(expectedLatencyNs ?? 0)
-            return max(expectedAnswer, nowNs) < check.deadline.uptimeNanoseconds
+            let age = nowNs &- min(sentAtNs, nowNs)
+            let expectedAnswer = max(sentAtNs &+ UInt64(recentLatencyNs ?? 0), nowNs &+ age)
+            return expectedAnswer < check.deadline.uptimeNanoseconds
         case .finished:
             return false
         }
@@ -83,7 +85,7 @@ extension HTTPInventorySource {
         case let .send(isProbe):
             probe = isProbe
         }
-        if adaptiveLimit, let expectedLatency = table.limiter.recentNs,
+        if adaptiveLimit, let expectedLatency = expectedLatencyNs_locked(nowNs: nowNs, in: &table),
            predictedAnswerNs(nowNs: nowNs, expectedLatencyNs: expectedLatency) &+ UInt64(expectedLatency * Self.shedMarginOfLatency)
                > check.deadline.uptimeNanoseconds {
             if probe { after.append { [breaker] in breaker.record(.none, probe: true) } }
@@ -91,21 +93,59 @@ extension HTTPInventorySource {
             let detail = "the inventory service is too busy to answer before the deadline (\(gate.counts.waiting) requests queued)"
             return answerFromStale_locked(check, skus: skus, orFailWith: .inventoryShed(detail: detail), in: &table, after: &after)
         }
+        // Batching: while every slot is busy, the SKUs join the newest request still queued, if it
+        // has room; it stands where a new request would (at the back of the queue) and leaves no
+        // later. (With a slot free, the queued request is on its way out: a request of their own
+        // leaves as soon.)
+        if coalescing, !probe, let newest = table.newestQueuedFlight, newest.isQueued,
+           newest.skus.count + skus.count <= Self.maxSkusPerRequest, gate.allSlotsBusy,
+           let widened = InventoryStockAnswer.requestURL(base: baseURL, skus: newest.skus + skus) {
+            newest.add(skus, url: widened)
+            if check.flights[newest.id] == nil {
+                attach(check, to: newest)
+                table.counters.coalescedJoins += 1
+            }
+            for sku in skus { table.flightsBySku[sku] = newest }
+            return
+        }
         let flight = InventoryFlight(skus: skus, url: url, ticket: gate.makeTicket(), probe: probe)
         attach(check, to: flight)
         if coalescing {
             for sku in skus { table.flightsBySku[sku] = flight }
+            table.newestQueuedFlight = flight
         }
         after.append { [gate] in
             gate.enter(flight.ticket) { [weak self] in self?.admitted(flight) }
         }
     }
 
+    /// The most SKUs one request asks for when checks' SKUs are batched into a queued request: the
+    /// most one check may ask (protocol.md), so the service sees no larger request than a check's.
+    static let maxSkusPerRequest = 100
+
     /// How much later than predicted, as a share of the recent latency, a new request's answer may
     /// come and still be in time for its check: a check predicted closer to its deadline than this
     /// is shed at once, since the queue's jitter would most likely make it too late at the front
     /// (`shedWaitersTooLateForAnAnswer_locked`), answered only after waiting most of its budget.
     static let shedMarginOfLatency = 0.25
+
+    /// How long the service takes to answer now, as far as can be told (nil before the first
+    /// measurement): the recent latency, or, if a request still out is older than that, its age
+    /// — so a service that stops answering is noticed while it does so, not only when its slow
+    /// answers (or their cancellations) are finally measured.
+    func expectedLatencyNs_locked(nowNs: UInt64, in table: inout Table) -> Double? {
+        guard let recent = table.limiter.recentNs else { return nil }
+        dropFinishedFromSentInOrder_locked(in: &table)
+        guard let oldestSentAt = table.sentInOrder.first?.sentAtNs, oldestSentAt < nowNs else { return recent }
+        return max(recent, Double(nowNs - oldestSentAt))
+    }
+
+    /// Drops finished requests from the front of `sentInOrder` (requests mostly finish in the
+    /// order sent, and each ends by its checks' deadlines at the latest, so it stays short).
+    func dropFinishedFromSentInOrder_locked(in table: inout Table) {
+        let finished = table.sentInOrder.prefix { $0.sentAtNs == nil }.count
+        if finished > 0 { table.sentInOrder.removeFirst(finished) }
+    }
 
     /// When a request entering the gate now would be answered, at the latency measured lately
     /// (`latency`): at once if a slot is free (one latency); else, conservatively, as if every
@@ -158,6 +198,7 @@ extension HTTPInventorySource {
                 self?.landed(flight, outcome)
             }
             flight.phase = .sent(atNs: now.uptimeNanoseconds, request: request)
+            table.sentInOrder.append(flight)
             table.counters.upstreamRequests += 1
             return request
         }
@@ -170,7 +211,7 @@ extension HTTPInventorySource {
     /// once, from stale levels or shed, instead of failing at their deadline.
     private func shedWaitersTooLateForAnAnswer_locked(_ flight: InventoryFlight, nowNs: UInt64,
                                                       in table: inout Table, after: inout AfterUnlock) {
-        guard adaptiveLimit, let latency = table.limiter.recentNs else { return }
+        guard adaptiveLimit, let latency = expectedLatencyNs_locked(nowNs: nowNs, in: &table) else { return }
         let expectedAnswerNs = nowNs &+ UInt64(latency)
         let hopeless = flight.waiters.values.filter { $0.deadline.uptimeNanoseconds < expectedAnswerNs }
         for check in hopeless {
@@ -229,6 +270,7 @@ extension HTTPInventorySource {
 
             flight.phase = .finished
             unregister_locked(flight, in: &table)
+            dropFinishedFromSentInOrder_locked(in: &table)
             let waiters = Array(flight.waiters.values)
             flight.waiters = [:]
             switch result {

@@ -10,8 +10,9 @@ import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
 ///
 /// - **Coalescing.** A check joins the request already pending for a SKU (queued here, or sent
 ///   recently enough to be answered before the check's deadline) and asks only for the SKUs no
-///   pending request covers, in one request (`InventoryFlight`). A request is cancelled only when no
-///   check waits on it any more.
+///   pending request covers, in one request (`InventoryFlight`): the newest request still queued
+///   when it has room (up to `maxSkusPerRequest` SKUs), else a new one. A request is cancelled
+///   only when no check waits on it any more.
 /// - **Adaptive limit.** At most `limit` requests are outstanding; the limit follows the service's
 ///   latency between 1 and `maxConcurrent` (`InventoryAdaptiveLimit`). Further requests wait in FIFO
 ///   order without blocking a thread (`InventoryAdmissionGate`). A check whose request the queue
@@ -68,6 +69,11 @@ public final class HTTPInventorySource: InventorySource {
     struct Table {
         /// The newest pending request for each SKU (the one a new check may join).
         var flightsBySku: [String: InventoryFlight] = [:]
+        /// The request launched last; while it is still queued, new checks add their SKUs to it.
+        var newestQueuedFlight: InventoryFlight?
+        /// Requests sent, oldest first; finished ones are dropped from the front when it is read
+        /// (`expectedLatencyNs_locked`), so it holds about as many as are out.
+        var sentInOrder: [InventoryFlight] = []
         var limiter: InventoryAdaptiveLimit
         var cache = InventoryStaleCache()
         var counters = Counters()

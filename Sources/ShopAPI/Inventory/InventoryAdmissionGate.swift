@@ -105,6 +105,11 @@ final class InventoryAdmissionGate: Sendable {
     var counts: (running: Int, waiting: Int, limit: Int) {
         state.withLock { ($0.running, $0.waiting.count, $0.limit) }
     }
+
+    /// Whether every slot is taken, so a ticket entering now would wait.
+    var allSlotsBusy: Bool {
+        state.withLock { $0.running >= $0.limit }
+    }
 }
 
 extension InventoryAdmissionGate.State {

@@ -20,9 +20,11 @@ final class InventoryFlight: @unchecked Sendable {
         case finished
     }
 
-    /// The distinct SKUs asked, in order of first appearance.
-    let skus: [String]
-    let url: URL
+    /// The distinct SKUs asked, in order of first appearance. While the flight is queued, a new
+    /// check may add SKUs of its own (`add(_:url:)`); once sent, it never changes.
+    private(set) var skus: [String]
+    /// `GET {base}/stock?sku=…` for `skus`.
+    private(set) var url: URL
     let ticket: InventoryAdmissionGate.Ticket
     /// Whether the circuit breaker let this request through as its half-open probe.
     let probe: Bool
@@ -42,6 +44,18 @@ final class InventoryFlight: @unchecked Sendable {
     }
 
     var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// Adds `more` (SKUs no pending request covers) to a flight still queued; `url` asks for all.
+    func add(_ more: [String], url: URL) {
+        precondition(isQueued, "a flight's SKUs change only while it is queued")
+        skus += more
+        self.url = url
+    }
+
+    var isQueued: Bool {
+        if case .queued = phase { return true }
+        return false
+    }
 
     /// When the sent request started, if it has been sent and not finished.
     var sentAtNs: UInt64? {
