@@ -242,7 +242,6 @@ extension HTTPInventorySource {
 
     /// The request ended (the client's thread): levels, or the failure, to every waiter.
     private func landed(_ flight: InventoryFlight, _ outcome: Result<InventoryHTTPSession.Answer, InventoryHTTPSession.Failure>) {
-        gate.leave()
         let nowNs = DispatchTime.now().uptimeNanoseconds
         let result = Self.levels(from: outcome, asked: flight.skus, maxBodyBytes: maxBodyBytes)
         var after = AfterUnlock()
@@ -294,6 +293,9 @@ extension HTTPInventorySource {
             return table.limiter.limit
         }
         if adaptiveLimit, limit != gate.limit { gate.setLimit(limit) }
+        // The slot is given back only now, so the request it lets out is judged by this latency
+        // sample and the limit it moved (the gate may admit it on this thread).
+        gate.leave()
         after.run()
     }
 
