@@ -195,6 +195,31 @@ final class InventoryPeakLoadTests: XCTestCase {
         XCTAssertEqual(inventory?["notSentTooLate"] as? Int, 1, "its request was not sent")
     }
 
+    /// The service answered in 200 ms, then sits on a request. A check for the same SKU with a 1 s
+    /// deadline, sent once that request is 1.5 s old, neither joins it (its answer cannot be
+    /// expected sooner than it has been out already) nor is sent (the service is taken to need at
+    /// least that long now): it is shed at once instead of failing at its deadline.
+    func test_requestOutLongerThanTheRecentLatency_isNotJoined_andItsAgeCountsAsTheLatency() throws {
+        let service = try startInventoryService()
+        service.setSwitch("delay 200")
+        let server = try startInventoryServer(["--inventory-url", service.url("/switch")])
+        server.sendLine(inventoryCheck(1, ["SKU-0001"]))  // measures the latency: 200 ms
+        XCTAssertEqual(levels(server.readJSON(timeout: 30) as? [String: Any]).first?["available"] as? Int, 1)
+        service.setSwitch("delay 60000")
+        server.sendLine(inventoryCheck(2, ["SKU-0001"], deadlineMs: 30000))
+        XCTAssertEqual(service.waitForStats { $0.inFlight == 1 }?.requests, 2)
+        usleep(1_500_000)  // lets the request grow older than check 3's whole deadline
+        server.sendLine(inventoryCheck(3, ["SKU-0001"], deadlineMs: 1000))
+        let shed = try XCTUnwrap(server.readJSON(timeout: 30) as? [String: Any])
+        XCTAssertEqual(shed["id"] as? Int, 3, "\(shed)")
+        XCTAssertEqual(shed.errorCode, -32001, "\(shed)")
+        XCTAssertEqual(shed.errorData?["shed"] as? Bool, true, "shed at once, not at its deadline: \(shed)")
+        XCTAssertEqual(service.stats()?.requests, 2, "check 3 never reached the service")
+        let inventory = inventoryStats(server)
+        XCTAssertEqual(inventory?["coalescedJoins"] as? Int, 0, "check 3 did not join the request the service sits on")
+        XCTAssertEqual(inventory?["shed"] as? Int, 1)
+    }
+
     // MARK: - Marked-stale answers
 
     /// With `--inventory-stale-ms`: while the service fails, a SKU it answered before is answered
