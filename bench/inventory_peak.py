@@ -402,6 +402,10 @@ def summarize(args, name, flags, t0, checks, sent_at, answers, missing, inventor
     }
 
 
+def ms(value):
+    return "—" if value != value else f"{value:.0f}"  # NaN: no such replies
+
+
 def pct(part, whole):
     return f"{part} ({100.0 * part / whole:.1f} %)" if whole else str(part)
 
@@ -417,7 +421,7 @@ def print_table(args, results):
     for r in results:
         n = r["offered"]
         print(f"| {r['name']} | {n} | {pct(r['fresh'], n)} | {pct(r['stale'], n)} | {pct(r['shed'], n)} | {pct(r['deadline'], n)} "
-              f"| {pct(r['1009'], n)} | {r['other']} / {r['missing']} | {r['p50']:.0f} | {r['p99']:.0f} | {r['failureP99']:.0f} "
+              f"| {pct(r['1009'], n)} | {r['other']} / {r['missing']} | {ms(r['p50'])} | {ms(r['p99'])} | {ms(r['failureP99'])} "
               f"| {r['upstreamPeak']} | {r['upstreamServed']} ({r['upstreamReceived']}) | {r['limitAtEnd']} | {r['coalescedJoins']} |")
     print()
     by_name = {r["name"]: r for r in results}
