@@ -1,6 +1,9 @@
 import CSQLite
 import Dispatch
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc  // usleep
+#endif
 
 // MARK: - SQLiteShopStore
 
@@ -49,8 +52,7 @@ final class SQLiteShopStore: ShopStore {
             if !directory.isEmpty {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
-            let writerConnection = try SQLiteConnection.open(path: path, as: .writer)
-            let searchMode = try ShopSchema.migrate(writerConnection, allowFullTextSearch: allowFullTextSearch)
+            let (writerConnection, searchMode) = try openWriterAndMigrate(path: path, allowFullTextSearch: allowFullTextSearch)
             let readers = SQLiteConnectionPool(capacity: readerCount) {
                 try SQLiteConnection.open(path: path, as: .reader)
             }
@@ -63,6 +65,25 @@ final class SQLiteShopStore: ShopStore {
             )
         } catch {
             throw ShopError(storeError: error)
+        }
+    }
+
+    /// Opens the file's writer connection and migrates it, starting again while SQLite answers
+    /// `SQLITE_BUSY` (for at most the busy timeout, pausing 5 ms, then twice as long each time up to
+    /// 100 ms). Several processes opening one new file at once can get `SQLITE_BUSY` without the busy
+    /// timeout applying: switching the file to WAL needs an exclusive lock that SQLite does not wait
+    /// for (4 processes started together on a new file: 3 of 400 failed to start before this).
+    private static func openWriterAndMigrate(path: String, allowFullTextSearch: Bool) throws -> (SQLiteConnection, ProductSearchMode) {
+        let giveUp = DispatchTime.now() + .milliseconds(SQLiteConnection.busyTimeoutMilliseconds)
+        var pauseMicroseconds: UInt32 = 5_000
+        while true {
+            do {
+                let connection = try SQLiteConnection.open(path: path, as: .writer)
+                return (connection, try ShopSchema.migrate(connection, allowFullTextSearch: allowFullTextSearch))
+            } catch let error as SQLiteError where error.primaryCode == SQLITE_BUSY && DispatchTime.now() < giveUp {
+                usleep(pauseMicroseconds)
+                pauseMicroseconds = min(pauseMicroseconds * 2, 100_000)
+            }
         }
     }
 
