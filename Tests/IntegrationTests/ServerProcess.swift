@@ -14,6 +14,11 @@ final class ServerProcess: @unchecked Sendable {
     private var stderrText = ""
     private var stderrClosed = false
 
+    /// A write to a server that has exited (a test that failed, or one that checks an exit) must
+    /// fail that write, not kill the whole test process with SIGPIPE, as a server that could not
+    /// open its store once did to every test after it.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// The binary under test: `SHOP_RPC_BIN`, else the one built next to this test bundle.
     static var binaryURL: URL {
         if let path = ProcessInfo.processInfo.environment["SHOP_RPC_BIN"] { return URL(fileURLWithPath: path) }
@@ -33,6 +38,7 @@ final class ServerProcess: @unchecked Sendable {
     /// `executable` is the server to spawn (shop-rpc unless a test names another).
     init(_ arguments: [String] = ["--db", ":memory:"], environment: [String: String]? = nil, closeStdout: Bool = false,
          executable: URL = ServerProcess.binaryURL) throws {
+        _ = Self.ignoreBrokenPipes
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
