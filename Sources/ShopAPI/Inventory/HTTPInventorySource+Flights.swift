@@ -35,10 +35,7 @@ extension HTTPInventorySource {
         var uncovered: [String] = []
         for sku in distinct {
             if coalescing, let flight = table.flightsBySku[sku], canJoin(flight, check, nowNs: now, recentLatencyNs: table.limiter.recentNs) {
-                if check.flights[flight.id] == nil {
-                    attach(check, to: flight)
-                    table.counters.coalescedJoins += 1
-                }
+                join_locked(check, flight, in: &table)
             } else {
                 uncovered.append(sku)
             }
@@ -69,14 +66,17 @@ extension HTTPInventorySource {
         check.flights[flight.id] = flight
     }
 
+    /// `check` waits on a flight another check started (counted once per flight it joins).
+    private func join_locked(_ check: InventoryPendingCheck, _ flight: InventoryFlight, in table: inout Table) {
+        guard check.flights[flight.id] == nil else { return }
+        attach(check, to: flight)
+        table.counters.coalescedJoins += 1
+    }
+
     /// One new request for `skus`, unless the circuit refuses it or the queue could not let it out
     /// in time: then those SKUs are answered from stale levels, or the check fails.
     private func launchFlight_locked(for check: InventoryPendingCheck, skus: [String], nowNs: UInt64,
                                      in table: inout Table, after: inout AfterUnlock) {
-        guard let url = InventoryStockAnswer.requestURL(base: baseURL, skus: skus) else {
-            let error = ShopError.inventoryUnavailable(detail: "cannot build a request URL from \(baseURL)", status: nil)
-            return answerFromStale_locked(check, skus: skus, orFailWith: error, in: &table, after: &after)
-        }
         let probe: Bool
         switch breaker.admit() {
         case let .refuse(retryAfterMs):
@@ -98,17 +98,13 @@ extension HTTPInventorySource {
         // later. (With a slot free, the queued request is on its way out: a request of their own
         // leaves as soon.)
         if coalescing, !probe, let newest = table.newestQueuedFlight, newest.isQueued,
-           newest.skus.count + skus.count <= Self.maxSkusPerRequest, gate.allSlotsBusy,
-           let widened = InventoryStockAnswer.requestURL(base: baseURL, skus: newest.skus + skus) {
-            newest.add(skus, url: widened)
-            if check.flights[newest.id] == nil {
-                attach(check, to: newest)
-                table.counters.coalescedJoins += 1
-            }
+           newest.skus.count + skus.count <= Self.maxSkusPerRequest, gate.allSlotsBusy {
+            newest.add(skus)
+            join_locked(check, newest, in: &table)
             for sku in skus { table.flightsBySku[sku] = newest }
             return
         }
-        let flight = InventoryFlight(skus: skus, url: url, ticket: gate.makeTicket(), probe: probe)
+        let flight = InventoryFlight(skus: skus, ticket: gate.makeTicket(), probe: probe)
         attach(check, to: flight)
         if coalescing {
             for sku in skus { table.flightsBySku[sku] = flight }
@@ -135,13 +131,14 @@ extension HTTPInventorySource {
     /// answers (or their cancellations) are finally measured.
     func expectedLatencyNs_locked(nowNs: UInt64, in table: inout Table) -> Double? {
         guard let recent = table.limiter.recentNs else { return nil }
-        dropFinishedFromSentInOrder_locked(in: &table)
         guard let oldestSentAt = table.sentInOrder.first?.sentAtNs, oldestSentAt < nowNs else { return recent }
         return max(recent, Double(nowNs - oldestSentAt))
     }
 
-    /// Drops finished requests from the front of `sentInOrder` (requests mostly finish in the
-    /// order sent, and each ends by its checks' deadlines at the latest, so it stays short).
+    /// Drops finished requests from the front of `sentInOrder`, so its first is the oldest still
+    /// out. Called wherever a sent request finishes (`landed`, the only place), so that holds
+    /// between calls; requests mostly finish in the order sent, so it stays about as long as the
+    /// requests out.
     func dropFinishedFromSentInOrder_locked(in table: inout Table) {
         let finished = table.sentInOrder.prefix { $0.sentAtNs == nil }.count
         if finished > 0 { table.sentInOrder.removeFirst(finished) }
@@ -173,15 +170,14 @@ extension HTTPInventorySource {
             let now = DispatchTime.now()
             guard now.uptimeNanoseconds < latestStart else {
                 table.counters.notSentTooLate += 1
-                let waiters = Array(flight.waiters.values)
-                drop_locked(flight, in: &table, after: &after)
-                for check in waiters {
-                    check.flights[flight.id] = nil
-                    // Shedding answers them now; without it they wait for their deadline, as before.
-                    guard adaptiveLimit else { continue }
-                    table.counters.shed += 1
+                // Shedding answers them now; without it they wait for their deadline, as before.
+                if adaptiveLimit {
+                    table.counters.shed += flight.waiters.count
                     let detail = "the inventory service's queue did not reach this check in time"
-                    answerFromStale_locked(check, skus: flight.skus, orFailWith: .inventoryShed(detail: detail), in: &table, after: &after)
+                    dropAnsweringWaiters_locked(flight, orFailWith: .inventoryShed(detail: detail), in: &table, after: &after)
+                } else {
+                    for check in flight.waiters.values { check.flights[flight.id] = nil }
+                    drop_locked(flight, in: &table, after: &after)
                 }
                 return nil
             }
@@ -193,8 +189,15 @@ extension HTTPInventorySource {
                 drop_locked(flight, in: &table, after: &after)
                 return nil
             }
+            // Built from the SKUs as they are now that no check can add any. Each check's own SKUs
+            // made a URL on this base when it started, so this fails only if that did.
+            guard let url = InventoryStockAnswer.requestURL(base: baseURL, skus: flight.skus) else {
+                let error = ShopError.inventoryUnavailable(detail: "cannot build a request URL from \(baseURL)", status: nil)
+                dropAnsweringWaiters_locked(flight, orFailWith: error, in: &table, after: &after)
+                return nil
+            }
             let earliestDeadline = flight.waiters.values.map(\.deadline).min() ?? .distantFuture
-            let request = session.makeRequest(flight.url, deadline: earliestDeadline) { [weak self] outcome in
+            let request = session.makeRequest(url, deadline: earliestDeadline) { [weak self] outcome in
                 self?.landed(flight, outcome)
             }
             flight.phase = .sent(atNs: now.uptimeNanoseconds, request: request)
@@ -220,6 +223,18 @@ extension HTTPInventorySource {
             table.counters.shed += 1
             let detail = "the inventory service answers in about \(Int(latency / 1_000_000)) ms, after this check's deadline"
             answerFromStale_locked(check, skus: flight.skus, orFailWith: .inventoryShed(detail: detail), in: &table, after: &after)
+        }
+    }
+
+    /// A queued flight that will not be sent, whose waiters get no level from it: each is answered
+    /// for the flight's SKUs from stale levels, or fails with `error`.
+    private func dropAnsweringWaiters_locked(_ flight: InventoryFlight, orFailWith error: ShopError,
+                                             in table: inout Table, after: inout AfterUnlock) {
+        let waiters = Array(flight.waiters.values)
+        drop_locked(flight, in: &table, after: &after)
+        for check in waiters {
+            check.flights[flight.id] = nil
+            answerFromStale_locked(check, skus: flight.skus, orFailWith: error, in: &table, after: &after)
         }
     }
 

@@ -71,8 +71,8 @@ public final class HTTPInventorySource: InventorySource {
         var flightsBySku: [String: InventoryFlight] = [:]
         /// The request launched last; while it is still queued, new checks add their SKUs to it.
         var newestQueuedFlight: InventoryFlight?
-        /// Requests sent, oldest first; finished ones are dropped from the front when it is read
-        /// (`expectedLatencyNs_locked`), so it holds about as many as are out.
+        /// Requests sent, oldest first; finished ones are dropped from the front as requests finish
+        /// (`dropFinishedFromSentInOrder_locked`), so the first is the oldest still out.
         var sentInOrder: [InventoryFlight] = []
         var limiter: InventoryAdaptiveLimit
         var cache = InventoryStaleCache()

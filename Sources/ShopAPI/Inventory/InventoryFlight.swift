@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials  // URL
 
 // MARK: - InventoryFlight
 
@@ -21,10 +20,9 @@ final class InventoryFlight: @unchecked Sendable {
     }
 
     /// The distinct SKUs asked, in order of first appearance. While the flight is queued, a new
-    /// check may add SKUs of its own (`add(_:url:)`); once sent, it never changes.
+    /// check may add SKUs of its own (`add(_:)`); once sent, it never changes. The request's URL is
+    /// built from it when the flight is sent.
     private(set) var skus: [String]
-    /// `GET {base}/stock?sku=…` for `skus`.
-    private(set) var url: URL
     let ticket: InventoryAdmissionGate.Ticket
     /// Whether the circuit breaker let this request through as its half-open probe.
     let probe: Bool
@@ -36,20 +34,18 @@ final class InventoryFlight: @unchecked Sendable {
     /// service (circuit breaker, latency sample).
     var abandonedForTime = false
 
-    init(skus: [String], url: URL, ticket: InventoryAdmissionGate.Ticket, probe: Bool) {
+    init(skus: [String], ticket: InventoryAdmissionGate.Ticket, probe: Bool) {
         self.skus = skus
-        self.url = url
         self.ticket = ticket
         self.probe = probe
     }
 
     var id: ObjectIdentifier { ObjectIdentifier(self) }
 
-    /// Adds `more` (SKUs no pending request covers) to a flight still queued; `url` asks for all.
-    func add(_ more: [String], url: URL) {
+    /// Adds `more` (SKUs no pending request covers) to a flight still queued.
+    func add(_ more: [String]) {
         precondition(isQueued, "a flight's SKUs change only while it is queued")
         skus += more
-        self.url = url
     }
 
     var isQueued: Bool {
