@@ -32,8 +32,8 @@ ones marked with an age at most --inventory-stale-ms that matches when the servi
 Any wrong number, missing mark or mismatched SKU list is listed and makes the exit status 1.
 """
 import argparse
-import bisect
 import collections
+import itertools
 import json
 import os
 import random
@@ -195,28 +195,18 @@ def serve(args):
 # MARK: - The load
 
 
-def zipf_sampler(rng):
-    weights = [1.0 / rank for rank in range(1, PRODUCTS + 1)]
-    cumulative, total = [], 0.0
-    for weight in weights:
-        total += weight
-        cumulative.append(total)
-
-    def draw():
-        return bisect.bisect_left(cumulative, rng.random() * total) + 1
-
-    return draw
+SKUS = [f"SKU-{n:04d}" for n in range(1, PRODUCTS + 1)]
+ZIPF_CUMULATIVE_WEIGHTS = list(itertools.accumulate(1.0 / rank for rank in range(1, PRODUCTS + 1)))
 
 
 def make_checks(count, seed):
     rng = random.Random(seed)
-    draw = zipf_sampler(rng)
     checks = []
     for _ in range(count):
         wanted = rng.randint(1, 3)
         skus = []
         while len(skus) < wanted:
-            sku = f"SKU-{draw():04d}"
+            sku = rng.choices(SKUS, cum_weights=ZIPF_CUMULATIVE_WEIGHTS)[0]
             if sku not in skus:
                 skus.append(sku)
         checks.append(skus)
