@@ -25,6 +25,7 @@ let package = Package(
             "FuzzSupport",
             .product(name: "RPCServer", package: "shop-rpc"),
             .product(name: "ShopAPI", package: "shop-rpc"),
+            .product(name: "ShopRPCBinding", package: "shop-rpc"),
         ]),
     ]
 )

@@ -8,6 +8,7 @@ import Darwin
 import FoundationEssentials  // URL
 import RPCServer
 import ShopAPI
+import ShopRPCBinding
 
 // shop-rpc: flags, store, method table, run. Everything else lives in RPCServer and ShopAPI.
 
@@ -136,7 +137,7 @@ do {
 var registry = MethodRegistry(ShopMethods.specs(service: service, inventory: inventorySource))
 if let inventorySource {
     // rpc.stats: what the inventory client is doing (protocol.md, section 6.2).
-    registry.addStatsSection("inventory") { inventorySource.statsJSON }
+    registry.addStatsSection("inventory") { inventorySource.stats.json }
 }
 let identity = ServerIdentity(name: "shop-rpc", title: "Shop RPC", version: version, instructions: """
     A small shop: browse the catalog, check live inventory, fill a cart, place orders. Money is in \

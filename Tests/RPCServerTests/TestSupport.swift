@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import XCTest
 @testable import RPCServer
+import SharedSupport
 
 /// Records what test handlers saw: how many ran, how many noticed cancellation, peak concurrency.
 final class HandlerLog: Sendable {

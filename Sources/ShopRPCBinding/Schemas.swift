@@ -1,4 +1,5 @@
 import RPCServer
+import ShopAPI
 
 /// JSON Schemas of the shop's params and results, for `rpc.discover`.
 enum Schemas {

@@ -7,7 +7,7 @@
 /// that is running, so a cancel between statements would otherwise be missed).
 struct SQLiteShopTransaction: ShopOrderTransaction {
     let connection: SQLiteConnection
-    let searchMode: ProductSearchMode
+    let searchMode: SQLiteSearchMode
     let interruption: (any ShopInterruption)?
 
 
@@ -38,7 +38,7 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
                 SELECT \(ShopRows.productColumns) FROM product_search s JOIN products p ON p.sku = s.sku
                 WHERE product_search MATCH ?1 ORDER BY bm25(product_search), p.sku LIMIT ?2
                 """,
-                [ProductSearchIndex.fullTextQuery(terms: terms), limit], row: ShopRows.product
+                [SQLiteSearchIndex.fullTextQuery(terms: terms), limit], row: ShopRows.product
             )
         case .like:
             // One clause per term (?1 … ?n), every term must match; the limit is ?(n+1).
@@ -47,7 +47,7 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
                 return "(p.name LIKE \(parameter) ESCAPE '\\' OR p.description LIKE \(parameter) ESCAPE '\\' OR p.category LIKE \(parameter) ESCAPE '\\')"
             }
             let sql = "SELECT \(ShopRows.productColumns) FROM products p WHERE \(clauses.joined(separator: " AND ")) ORDER BY p.sku LIMIT ?\(terms.count + 1)"
-            let patterns: [any SQLiteBindable] = terms.map(ProductSearchIndex.likePattern(term:))
+            let patterns: [any SQLiteBindable] = terms.map(SQLiteSearchIndex.likePattern(term:))
             return try query(sql, patterns + [limit], row: ShopRows.product)
         }
     }

@@ -1,5 +1,6 @@
 import RPCServer
 import XCTest
+@testable import ShopRPCBinding
 @testable import ShopAPI
 
 /// Each params type's direct reading (`init?(jsonValue:)`) must agree with its `Decodable`

@@ -1,12 +1,12 @@
 import CSQLite
 
-// MARK: - ShopSchema
+// MARK: - SQLiteSchema
 
 /// The database schema as an ordered list of migrations, versioned by `PRAGMA user_version`.
 ///
 /// To change the schema, append a migration with the next version; never edit a shipped one.
 /// (A migration that changes `products` must also rebuild `product_search`.)
-enum ShopSchema {
+enum SQLiteSchema {
     /// One step from `version - 1` to `version`.
     struct Migration: Sendable {
         let version: Int
@@ -25,7 +25,7 @@ enum ShopSchema {
     /// search index exists. Returns how to search.
     ///
     /// Fails if the file was written by a newer build (a higher `user_version`).
-    static func migrate(_ connection: SQLiteConnection, allowFullTextSearch: Bool) throws -> ProductSearchMode {
+    static func migrate(_ connection: SQLiteConnection, allowFullTextSearch: Bool) throws -> SQLiteSearchMode {
         try connection.run("BEGIN IMMEDIATE")
         do {
             let current = try connection.query("PRAGMA user_version", []) { $0.int(0) }.first ?? 0
@@ -38,7 +38,7 @@ enum ShopSchema {
             if current < latestVersion {
                 try connection.execute("PRAGMA user_version = \(latestVersion)")
             }
-            let searchMode = try ProductSearchIndex.prepare(connection, allowFullText: allowFullTextSearch)
+            let searchMode = try SQLiteSearchIndex.prepare(connection, allowFullText: allowFullTextSearch)
             try connection.run("COMMIT")
             return searchMode
         } catch {

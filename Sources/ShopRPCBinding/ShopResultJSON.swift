@@ -1,4 +1,5 @@
 import RPCServer
+import ShopAPI
 
 // The shop's result types write their JSON straight into the reply (see `JSONWritable`): members
 // in declaration order, exactly as their `Codable` conformance writes them, which

@@ -1,5 +1,6 @@
 import Dispatch
 import RPCServer
+import ShopAPI
 
 /// The one place where the shop meets the engine: every shop operation as a `MethodSpec` with its
 /// params (validated into -32602 errors that name the field), its deadline, its schemas for
@@ -115,42 +116,5 @@ public enum ShopMethods {
             body(params, ShopCallInterruption(context)) { result in completion(result.mapError { $0 }) }
         }
         .hinting(hints)
-    }
-}
-
-// MARK: - Engine adapters
-
-extension CancellationToken: ShopInterruption {
-    public var isInterrupted: Bool { isCancelled }
-
-    public func addInterruptHandler(_ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        let registration = onCancel(action)
-        return { registration.remove() }
-    }
-}
-
-extension ShopError: RPCErrorConvertible {
-    public var rpcError: RPCError {
-        let details: JSONObject
-        switch self {
-        case let .notFound(entity, id): details = ["entity": .string(entity), "id": .string(id)]
-        case let .outOfStock(sku, requested, available):
-            details = ["sku": .string(sku), "requested": .int(Int64(requested)), "available": .int(Int64(available))]
-        case let .invalidQuantity(sku, quantity, max):
-            details = ["sku": .string(sku), "quantity": .int(Int64(quantity)), "max": .int(Int64(max))]
-        case let .cartEmpty(cartId): details = ["cartId": .string(cartId)]
-        case let .idempotencyConflict(key, cartId): details = ["idempotencyKey": .string(key), "cartId": .string(cartId)]
-        case .invalidCursor, .interrupted: details = [:]
-        case let .storage(detail): details = ["detail": .string(detail)]
-        case let .inventoryUnavailable(detail, status):
-            var members: JSONObject = ["detail": .string(detail)]
-            if let status { members.append("status", .int(Int64(status))) }
-            details = members
-        case let .inventoryCircuitOpen(retryAfterMs):
-            details = ["detail": .string(Self.circuitOpenDetail(retryAfterMs: retryAfterMs)), "retryAfterMs": .int(Int64(retryAfterMs))]
-        case let .inventoryShed(detail):
-            details = ["method": "inventory.check", "shed": .bool(true), "detail": .string(detail)]
-        }
-        return RPCError(code: RPCErrorCode(code), type: type, message: message, details: details)
     }
 }

@@ -1,4 +1,5 @@
 import RPCServer
+import ShopAPI
 
 /// Params of a shop method: decoded by the engine (types, presence), then range-checked here so
 /// every violation is a -32602 naming its field. Each also reads its valid shapes straight from the

@@ -23,9 +23,9 @@ final class SQLiteShopStore: ShopStore {
 
     private let readers: SQLiteConnectionPool
     private let writer: SQLiteGroupWriter
-    let searchMode: ProductSearchMode
+    let searchMode: SQLiteSearchMode
 
-    private init(readers: SQLiteConnectionPool, writerConnection: SQLiteConnectionPool, searchMode: ProductSearchMode) {
+    private init(readers: SQLiteConnectionPool, writerConnection: SQLiteConnectionPool, searchMode: SQLiteSearchMode) {
         self.readers = readers
         self.searchMode = searchMode
         self.writer = SQLiteGroupWriter(connections: writerConnection) { connection in
@@ -42,7 +42,7 @@ final class SQLiteShopStore: ShopStore {
         do {
             if path == ":memory:" {
                 let connection = try SQLiteConnection.open(path: path, as: .inMemory)
-                let searchMode = try ShopSchema.migrate(connection, allowFullTextSearch: allowFullTextSearch)
+                let searchMode = try SQLiteSchema.migrate(connection, allowFullTextSearch: allowFullTextSearch)
                 let shared = SQLiteConnectionPool(capacity: 1, connections: [connection]) {
                     preconditionFailure("the in-memory pool never opens a second connection")
                 }
@@ -73,13 +73,13 @@ final class SQLiteShopStore: ShopStore {
     /// 100 ms). Several processes opening one new file at once can get `SQLITE_BUSY` without the busy
     /// timeout applying: switching the file to WAL needs an exclusive lock that SQLite does not wait
     /// for (4 processes started together on a new file: 3 of 400 failed to start before this).
-    private static func openWriterAndMigrate(path: String, allowFullTextSearch: Bool) throws -> (SQLiteConnection, ProductSearchMode) {
+    private static func openWriterAndMigrate(path: String, allowFullTextSearch: Bool) throws -> (SQLiteConnection, SQLiteSearchMode) {
         let giveUp = DispatchTime.now() + .milliseconds(SQLiteConnection.busyTimeoutMilliseconds)
         var pauseMicroseconds: UInt32 = 5_000
         while true {
             do {
                 let connection = try SQLiteConnection.open(path: path, as: .writer)
-                return (connection, try ShopSchema.migrate(connection, allowFullTextSearch: allowFullTextSearch))
+                return (connection, try SQLiteSchema.migrate(connection, allowFullTextSearch: allowFullTextSearch))
             } catch let error as SQLiteError where error.primaryCode == SQLITE_BUSY && DispatchTime.now() < giveUp {
                 usleep(pauseMicroseconds)
                 pauseMicroseconds = min(pauseMicroseconds * 2, 100_000)

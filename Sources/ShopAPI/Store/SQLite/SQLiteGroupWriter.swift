@@ -1,5 +1,5 @@
 import Dispatch
-import RPCServer  // Locked
+import SharedSupport
 
 // MARK: - SQLiteGroupWriter
 

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
 @testable import RPCServer
+import SharedSupport
 import XCTest
+@testable import ShopRPCBinding
 @testable import ShopAPI
 
 /// Where `ReadLanes` runs a read: on the calling thread only with the reader's `InlineStart`
@@ -10,15 +12,15 @@ import XCTest
 final class ReadLanesTests: XCTestCase {
     func test_idleLanes_withInlineStart_runTheReadBeforeRunReturns() {
         let lanes = ReadLanes(count: 2, inlineWhenIdle: true)
-        let ran = Flag()
+        let ran = Locked(false)
         let callingThread = pthread_self()
         InlineStart.granting {
             lanes.run {
                 XCTAssertNotEqual(pthread_equal(pthread_self(), callingThread), 0, "on the calling thread")
-                ran.set()
+                ran.withLock { $0 = true }
             }
         }
-        XCTAssertTrue(ran.isSet, "finished inside run")
+        XCTAssertTrue(ran.withLock { $0 }, "finished inside run")
     }
 
     func test_withoutInlineStart_theReadRunsOnALane() {
@@ -82,11 +84,6 @@ final class ReadLanesTests: XCTestCase {
         wait(for: [onLane], timeout: 10)  // hang guard only
     }
 
-    func test_readsAreLocal_onlyForSQLite() throws {
-        XCTAssertTrue(try ShopService.open(path: ":memory:").readsAreLocal)
-        XCTAssertFalse(InMemoryShopStore(products: []).readsAreLocal, "a store that does not say so is not local")
-    }
-
     /// A lane drains every read queued while it was busy, in arrival order, then goes idle again:
     /// a later read still starts it, and with every lane idle a read may run inline once more.
     func test_readsQueuedOnABusyLane_runInOrder_andTheLaneGoesIdleAfter() {
@@ -109,11 +106,11 @@ final class ReadLanesTests: XCTestCase {
         let callingThread = pthread_self()
         var ranInline = false
         for _ in 0..<10_000 where !ranInline {  // until the lane has taken back its count; a bound, not a timing
-            let inline = Flag()
+            let inline = Locked(false)
             InlineStart.granting {
-                lanes.run { if pthread_equal(pthread_self(), callingThread) != 0 { inline.set() } }
+                lanes.run { if pthread_equal(pthread_self(), callingThread) != 0 { inline.withLock { $0 = true } } }
             }
-            ranInline = inline.isSet
+            ranInline = inline.withLock { $0 }
             if !ranInline { usleep(1000) }
         }
         XCTAssertTrue(ranInline, "with the lane idle again, a read with the permission runs inline")
@@ -159,14 +156,14 @@ final class ReadLanesTests: XCTestCase {
     /// A lane runs its reads inside a `ReplyBurst`, so the replies they settle leave together.
     func test_aReadOnALane_runsInsideAReplyBurst() {
         let lanes = ReadLanes(count: 1, inlineWhenIdle: false)
-        let inBurst = Flag()
+        let inBurst = Locked(false)
         let ran = expectation(description: "read ran")
         lanes.run {
-            if ThreadBurst.open != nil { inBurst.set() }
+            if ThreadBurst.open != nil { inBurst.withLock { $0 = true } }
             ran.fulfill()
         }
         wait(for: [ran], timeout: 10)  // hang guard only
-        XCTAssertTrue(inBurst.isSet)
+        XCTAssertTrue(inBurst.withLock { $0 })
     }
 
     /// Starts a read that holds its lane until the returned semaphore is signalled; returns once

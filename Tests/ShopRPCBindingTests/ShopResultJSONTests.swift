@@ -1,6 +1,7 @@
 import Foundation
 import RPCServer
 import XCTest
+@testable import ShopRPCBinding
 @testable import ShopAPI
 
 /// Each result type's hand-written `jsonValue` must say exactly what its `Codable` conformance

@@ -1,12 +1,12 @@
 import FoundationEssentials
 
-// MARK: - ProductSearchIndex
+// MARK: - SQLiteSearchIndex
 
 /// Creates the FTS5 index over products when SQLite has FTS5.
-enum ProductSearchIndex {
+enum SQLiteSearchIndex {
     /// Makes sure `product_search` exists and is usable, creating and filling it if missing.
     /// Returns `.like` when FTS5 is unavailable (or not allowed). Call inside a write transaction.
-    static func prepare(_ connection: SQLiteConnection, allowFullText: Bool) throws -> ProductSearchMode {
+    static func prepare(_ connection: SQLiteConnection, allowFullText: Bool) throws -> SQLiteSearchMode {
         guard allowFullText else { return .like }
         let exists = try connection.query(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'product_search'", []

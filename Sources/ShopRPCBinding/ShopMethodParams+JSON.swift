@@ -1,4 +1,5 @@
 import RPCServer
+import ShopAPI
 
 // Each shop params type read straight from the parsed JSON (`JSONValueDecodable`): only the valid
 // shapes; anything else returns nil and the engine decodes with `Decodable`, whose error names the

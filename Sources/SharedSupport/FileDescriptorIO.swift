@@ -9,14 +9,14 @@ import Darwin
 /// Whole-buffer writes to a file descriptor that may be in non-blocking mode (DispatchIO puts
 /// stdin in O_NONBLOCK, and when stdin, stdout and stderr share one open file description, such as
 /// a terminal, so are they): EAGAIN waits in `poll` for writability instead of failing or spinning.
-enum FileDescriptorIO {
-    enum WriteError: Error, Equatable {
+package enum FileDescriptorIO {
+    package enum WriteError: Error, Equatable {
         /// The reader went away (EPIPE) or the descriptor is unusable.
         case closed(errno: Int32)
     }
 
     /// Writes every byte, retrying short writes, EINTR and EAGAIN.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(WriteError) {
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(WriteError) {
         guard var pointer = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
@@ -39,7 +39,7 @@ enum FileDescriptorIO {
         }
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(WriteError) {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(WriteError) {
         let failure: WriteError? = bytes.withUnsafeBytes { raw in
             do throws(WriteError) {
                 try writeAll(fd, raw)

@@ -1,5 +1,6 @@
 import Dispatch
 import RPCServer
+import ShopAPI
 
 // MARK: - ShopCallInterruption
 
@@ -19,5 +20,15 @@ final class ShopCallInterruption: ShopInterruption {
 
     func addInterruptHandler(_ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         token.addInterruptHandler(action)
+    }
+}
+
+/// The engine's token seen as a shop interruption: interrupted once cancelled.
+extension CancellationToken: ShopInterruption {
+    public var isInterrupted: Bool { isCancelled }
+
+    public func addInterruptHandler(_ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let registration = onCancel(action)
+        return { registration.remove() }
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+@testable import ShopRPCBinding
 @testable import ShopAPI
 
 /// The wire shape of `ShopError` and of cursors.

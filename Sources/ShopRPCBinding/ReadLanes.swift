@@ -1,5 +1,7 @@
 import Dispatch
-import RPCServer  // Locked (a lock ThreadSanitizer can see), ReplyBurst
+import RPCServer  // InlineStart, ReplyBurst
+import SharedSupport  // Locked
+import ShopAPI
 
 /// Runs store reads in arrival order, at most as many at once as the store has read connections:
 /// queued reads wait in one first-in-first-out list, and as many serial lanes (Dispatch queues)
