@@ -25,6 +25,10 @@ extension ShopError: RPCErrorConvertible {
             details = ["detail": .string(Self.circuitOpenDetail(retryAfterMs: retryAfterMs)), "retryAfterMs": .int(Int64(retryAfterMs))]
         case let .inventoryShed(detail):
             details = ["method": "inventory.check", "shed": .bool(true), "detail": .string(detail)]
+        case let .stockOutOfRange(sku, available, delta, max):
+            details = ["sku": .string(sku), "available": .int(Int64(available)), "delta": .int(Int64(delta)), "max": .int(Int64(max))]
+        case let .stockMismatch(sku, expected, available):
+            details = ["sku": .string(sku), "expected": .int(Int64(expected)), "available": .int(Int64(available))]
         }
         return RPCError(code: RPCErrorCode(code), type: type, message: message, details: details)
     }
@@ -44,6 +48,8 @@ extension ShopError: RPCErrorConvertible {
         case .storage: 1008
         case .inventoryUnavailable, .inventoryCircuitOpen: 1009
         case .inventoryShed: -32001
+        case .stockOutOfRange: 1010
+        case .stockMismatch: 1011
         }
     }
 
@@ -60,6 +66,8 @@ extension ShopError: RPCErrorConvertible {
         case .storage: "StorageError"
         case .inventoryUnavailable, .inventoryCircuitOpen: "InventoryUnavailable"
         case .inventoryShed: "DeadlineExceeded"
+        case .stockOutOfRange: "StockOutOfRange"
+        case .stockMismatch: "StockMismatch"
         }
     }
 
@@ -88,6 +96,10 @@ extension ShopError: RPCErrorConvertible {
             "Inventory service unavailable: \(Self.circuitOpenDetail(retryAfterMs: retryAfterMs))"
         case .inventoryShed:
             ShopMethods.inventoryUnavailableMessage
+        case let .stockOutOfRange(sku, available, delta, max):
+            "\(sku) has \(available) available: a change of \(delta) would leave \(available + delta), outside 0…\(max); nothing was changed"
+        case let .stockMismatch(sku, expected, available):
+            "\(sku) has \(available) available, not the expected \(expected); nothing was changed"
         }
     }
 

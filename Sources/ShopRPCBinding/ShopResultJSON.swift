@@ -72,6 +72,8 @@ extension Order: JSONWritable {
         json.member("currency", currency)
         json.member("status", status)
         json.member("createdAt", createdAt)
+        json.member("cancelledAt", ifPresent: cancelledAt)
+        json.member("cancelReason", ifPresent: cancelReason)
         json.endObject()
     }
 }

@@ -83,6 +83,33 @@ final class DatabaseFileTests: XCTestCase {
         }
     }
 
+    /// A file from the build before version 3 (no ledger, no cancellation): its orders survive the
+    /// migration, placed, and can be cancelled; the ledger starts with the first change after it.
+    func test_open_fileFromVersion2_migratesIt_keepingOrders_andCancelsThem() throws {
+        let placed: Order
+        do {
+            let service = try ShopService.open(path: database.path)
+            _ = try service.addToCartAndWait("c1", "SKU-0009", 3).get()
+            placed = try service.placeOrderAndWait("c1", key: "k").get()
+        }
+        let connection = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
+        try connection.execute("""
+            DROP TABLE stock_ledger;
+            ALTER TABLE orders DROP COLUMN cancelled_at;
+            ALTER TABLE orders DROP COLUMN cancel_reason;
+            PRAGMA user_version = 2;
+            """)
+        let service = try ShopService.open(path: database.path)
+        XCTAssertEqual(try connection.query("PRAGMA user_version", []) { $0.int(0) }, [SQLiteSchema.latestVersion])
+        XCTAssertEqual(try service.order(id: placed.orderId, interruption: nil), placed)
+        XCTAssertEqual(try service.ledger(), [])
+        let level = try service.available("SKU-0009")
+        let cancelled = try service.cancelOrderAndWait(placed.orderId).get()
+        XCTAssertEqual(cancelled.status, "cancelled")
+        XCTAssertEqual(try service.available("SKU-0009"), level + 3)
+        try assertLedgerInvariant(service, skus: ["SKU-0009"], levelsBefore: ["SKU-0009": level])
+    }
+
     func test_open_unwritableLocation_failsWithStorageError() {
         XCTAssertThrowsError(try ShopService.open(path: "/proc/shop-rpc-test/shop.sqlite")) {
             guard case .storage? = $0 as? ShopError else { return XCTFail("\($0)") }

@@ -67,7 +67,8 @@ final class PostgreSQLStoreTests: XCTestCase {
         _ = try ShopService.open(path: database.uri)
         // What a database left by the build before migration 3 looks like.
         let admin = try PostgreSQLConnection(uri: database.uri)
-        try admin.execute("DROP FUNCTION shop_place_order; UPDATE shop_schema_version SET version = 2")
+        try admin.execute(Self.undoMigration5)
+        try admin.execute("UPDATE shop_schema_version SET version = 2")
         let service = try ShopService.open(path: database.uri)
         XCTAssertEqual(try admin.query("SELECT max(version) FROM shop_schema_version", []) { $0.int(0) }, [PostgreSQLSchema.latestVersion])
         _ = try service.addToCartAndWait("c", "SKU-0005", 2).get()
@@ -75,6 +76,44 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(order.lines, [CartLine(sku: "SKU-0005", quantity: 2, unitPriceCents: order.lines.first?.unitPriceCents ?? -1)])
         XCTAssertEqual(try service.order(id: order.orderId, interruption: nil), order)
     }
+
+    /// A process of the build before migration 5 may still be running: its six-argument call of
+    /// `shop_place_order` now writes the order's ledger rows too (the old signature wraps the new).
+    func test_open_databaseFromVersion4_migratesIt_andTheEarlierOrderCallWritesTheLedger() throws {
+        _ = try ShopService.open(path: database.uri)
+        let admin = try PostgreSQLConnection(uri: database.uri)
+        try admin.execute(Self.undoMigration5)
+        // Version 4's function: the same signature and result, in PL/pgSQL (its body does not matter here).
+        try admin.execute("""
+            CREATE FUNCTION shop_place_order(
+                p_cart_id TEXT, p_key TEXT, p_order_id TEXT, p_created_at TEXT, p_currency TEXT, p_status TEXT
+            ) RETURNS TABLE (
+                r_order_id TEXT, r_cart_id TEXT, r_total_cents BIGINT, r_currency TEXT, r_status TEXT,
+                r_created_at TEXT, r_sku TEXT, r_quantity BIGINT, r_unit_price_cents BIGINT
+            ) LANGUAGE plpgsql AS $fn$ BEGIN RETURN; END $fn$;
+            UPDATE shop_schema_version SET version = 4
+            """)
+        let service = try ShopService.open(path: database.uri)
+        XCTAssertEqual(try admin.query("SELECT max(version) FROM shop_schema_version", []) { $0.int(0) }, [PostgreSQLSchema.latestVersion])
+        let before = try service.available("SKU-0005")
+        _ = try service.addToCartAndWait("c", "SKU-0005", 2).get()
+        let lines = try admin.query(
+            "SELECT r_order_id, r_sku, r_quantity FROM shop_place_order('c', 'k', 'ord_00000000000000aa', '2026-01-01T00:00:00.000Z', 'USD', 'placed')", []
+        ) { "\($0.text(0)) \($0.text(1)) \($0.int(2))" }
+        XCTAssertEqual(lines, ["ord_00000000000000aa SKU-0005 2"])
+        let movements = try service.stockMovements(afterSequence: 0, since: nil, limit: 10, interruption: nil)
+        XCTAssertEqual(movements.map { [$0.sku, "\($0.delta)", "\($0.availableAfter)", $0.reason.rawValue, $0.orderId ?? "-"] },
+                       [["SKU-0005", "-2", "\(before - 2)", "sale", "ord_00000000000000aa"]])
+        XCTAssertNil(movements.first?.actor)
+    }
+
+    /// Drops what migration 5 added (the ledger, cancellation columns, the actor's overload).
+    private static let undoMigration5 = """
+        DROP TABLE stock_ledger;
+        ALTER TABLE orders DROP COLUMN cancelled_at, DROP COLUMN cancel_reason;
+        DROP FUNCTION shop_place_order(TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT);
+        DROP FUNCTION shop_place_order(TEXT, TEXT, TEXT, TEXT, TEXT, TEXT)
+        """
 
     func test_open_unknownDatabase_failsWithStorageErrorNamingIt() throws {
         var components = try XCTUnwrap(URLComponents(string: database.uri))

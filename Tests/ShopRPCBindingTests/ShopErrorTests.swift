@@ -14,6 +14,8 @@ final class ShopErrorTests: XCTestCase {
             (.invalidCursor("z"), 1006, "InvalidCursor"),
             (.interrupted, 1007, "Interrupted"),
             (.storage("disk"), 1008, "StorageError"),
+            (.stockOutOfRange(sku: "x", available: 2, delta: -3, max: 9), 1010, "StockOutOfRange"),
+            (.stockMismatch(sku: "x", expected: 4, available: 5), 1011, "StockMismatch"),
         ]
         for (error, code, type) in errors {
             XCTAssertEqual(error.code, code)
@@ -27,6 +29,17 @@ final class ShopErrorTests: XCTestCase {
         XCTAssertEqual(ShopError.outOfStock(sku: "SKU-0001", requested: 5, available: 2).message, "Only 2 of SKU-0001 available, 5 requested")
         XCTAssertEqual(ShopError.notFound(entity: "product", id: "SKU-9").message, "Unknown product SKU-9")
         XCTAssertLessThan(ShopError.notFound(entity: "cart", id: String(repeating: "x", count: 10_000)).message.count, 100)
+        XCTAssertEqual(ShopError.stockOutOfRange(sku: "SKU-0001", available: 2, delta: -5, max: 1_000_000_000).message,
+                       "SKU-0001 has 2 available: a change of -5 would leave -3, outside 0…1000000000; nothing was changed")
+        XCTAssertEqual(ShopError.stockMismatch(sku: "SKU-0001", expected: 5, available: 7).message,
+                       "SKU-0001 has 7 available, not the expected 5; nothing was changed")
+    }
+
+    func test_stockErrors_carryTheirValuesInData() {
+        XCTAssertEqual(ShopError.stockOutOfRange(sku: "A", available: 2, delta: -5, max: 9).rpcError.data,
+                       ["type": "StockOutOfRange", "sku": "A", "available": 2, "delta": -5, "max": 9])
+        XCTAssertEqual(ShopError.stockMismatch(sku: "A", expected: 5, available: 7).rpcError.data,
+                       ["type": "StockMismatch", "sku": "A", "expected": 5, "available": 7])
     }
 
     func test_pageCursor_roundTrips_andRejectsOtherKindsAndGarbage() throws {

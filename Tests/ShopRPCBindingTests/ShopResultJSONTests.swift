@@ -45,6 +45,8 @@ final class ShopResultJSONTests: XCTestCase {
         try assertMatchesCodable(Cart(cartId: "cart-1", lines: [line], totalCents: 1350, currency: "USD"))
         try assertMatchesCodable(Cart(cartId: "empty", lines: [], totalCents: 0, currency: "USD"))
         try assertMatchesCodable(order)
+        try assertMatchesCodable(order.cancelled(at: "2026-11-24T00:00:00.000Z", reason: "customer"))
+        try assertMatchesCodable(order.cancelled(at: "2026-11-24T00:00:00.000Z", reason: nil))
         try assertMatchesCodable(ProductList(items: [product, product]))
         try assertMatchesCodable(CatalogPage(items: [product], nextCursor: "SKU-0001"))
         try assertMatchesCodable(CatalogPage(items: [], nextCursor: nil))

@@ -1,6 +1,10 @@
 // MARK: - Order
 
-/// A placed order. Immutable value; `Sendable`. Once stored, an order never changes.
+/// A placed order. Immutable value; `Sendable`.
+///
+/// A stored order changes once at most: `orders.cancel` turns it from `"placed"` to
+/// `"cancelled"`, setting `cancelledAt` (and `cancelReason` when the cancel gave one). Its lines
+/// and total never change.
 public struct Order: Codable, Sendable, Equatable {
     /// `ord_` followed by 16 lowercase hex digits.
     public let orderId: String
@@ -10,12 +14,19 @@ public struct Order: Codable, Sendable, Equatable {
     public let totalCents: Int
     /// Always `"USD"`.
     public let currency: String
-    /// Always `"placed"` (`Order.placedStatus`).
+    /// `"placed"` (`Order.placedStatus`) or `"cancelled"` (`Order.cancelledStatus`).
     public let status: String
     /// ISO 8601 UTC with milliseconds, e.g. `2026-11-23T10:00:00.123Z`.
     public let createdAt: String
+    /// When the order was cancelled (same format as `createdAt`); nil (omitted from JSON) while placed.
+    public let cancelledAt: String?
+    /// The reason the cancel gave, if any; nil (omitted from JSON) otherwise.
+    public let cancelReason: String?
 
-    public init(orderId: String, cartId: String, lines: [CartLine], totalCents: Int, currency: String, status: String, createdAt: String) {
+    public init(
+        orderId: String, cartId: String, lines: [CartLine], totalCents: Int, currency: String, status: String, createdAt: String,
+        cancelledAt: String? = nil, cancelReason: String? = nil
+    ) {
         self.orderId = orderId
         self.cartId = cartId
         self.lines = lines
@@ -23,12 +34,25 @@ public struct Order: Codable, Sendable, Equatable {
         self.currency = currency
         self.status = status
         self.createdAt = createdAt
+        self.cancelledAt = cancelledAt
+        self.cancelReason = cancelReason
     }
 }
 
 // MARK: - Status
 
 extension Order {
-    /// The status of every order this shop creates.
+    /// The status of an order when it is placed.
     public static let placedStatus = "placed"
+    /// The status of an order once `orders.cancel` cancelled it.
+    public static let cancelledStatus = "cancelled"
+
+    /// Whether the order has been cancelled (its stock is back).
+    public var isCancelled: Bool { status == Self.cancelledStatus }
+
+    /// This order, cancelled at `time` for `reason`: the same lines and total.
+    func cancelled(at time: String, reason: String?) -> Order {
+        Order(orderId: orderId, cartId: cartId, lines: lines, totalCents: totalCents, currency: currency,
+              status: Self.cancelledStatus, createdAt: createdAt, cancelledAt: time, cancelReason: reason)
+    }
 }

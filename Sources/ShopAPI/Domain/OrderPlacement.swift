@@ -12,6 +12,8 @@ import FoundationEssentials
 struct OrderPlacement: Sendable {
     let cartId: String
     let idempotencyKey: String
+    /// Recorded on the order's ledger rows (`params._meta.actor`).
+    let actor: String?
     /// Called once per attempt: a new id for the order if one is placed.
     let makeOrderId: @Sendable () -> String
     /// `created_at` of an order placed now.
@@ -26,7 +28,8 @@ struct OrderPlacement: Sendable {
     /// 2. An empty cart fails with `.cartEmpty`.
     /// 3. A line with too little stock fails with `.outOfStock` (the first such line in cart
     ///    order, with the level seen) and changes nothing (the caller's transaction is undone).
-    /// Otherwise takes stock for every line, stores the order under the key, empties the cart.
+    /// Otherwise takes stock for every line (each with its `sale` ledger row), stores the order
+    /// under the key, empties the cart.
     func run(in transaction: any ShopOrderTransaction) throws -> Order {
         if let order = try alreadyPlaced(in: transaction) { return order }
         let lines = try transaction.cartLines(cartId: cartId)
@@ -37,18 +40,21 @@ struct OrderPlacement: Sendable {
             if let order = try alreadyPlaced(in: transaction) { return order }
             throw ShopError.cartEmpty(cartId: cartId)
         }
-        for line in lines where try !transaction.takeStock(sku: line.sku, quantity: line.quantity) {
+        let orderId = makeOrderId()
+        let createdAt = OrderStamp.timestamp(now())
+        let sale = StockChangeCause.order(.sale, orderId: orderId, actor: actor, at: createdAt)
+        for line in lines where try transaction.changeStock(sku: line.sku, by: -line.quantity, cause: sale) == nil {
             let available = try transaction.available(sku: line.sku) ?? 0
             throw ShopError.outOfStock(sku: line.sku, requested: line.quantity, available: available)
         }
         let order = Order(
-            orderId: makeOrderId(),
+            orderId: orderId,
             cartId: cartId,
             lines: lines,
             totalCents: lines.totalCents,
             currency: ShopCurrency.code,
             status: Order.placedStatus,
-            createdAt: OrderStamp.timestamp(now())
+            createdAt: createdAt
         )
         try transaction.insertOrder(order, idempotencyKey: idempotencyKey)
         try transaction.clearCart(cartId: cartId)

@@ -40,4 +40,11 @@ public enum ShopError: Error, Sendable, Equatable {
     /// -32001, `DeadlineExceeded`, with the inventory deadline message and `data.shed: true`: to a
     /// client it is the deadline's answer, only sooner.
     case inventoryShed(detail: String)
+    /// A stock change would leave `sku`'s level outside `0...max` (below zero, above
+    /// `ShopLimits.maxStock`): `available` is the level it found, `delta` the change asked.
+    /// Nothing changed. Code 1010, `StockOutOfRange`.
+    case stockOutOfRange(sku: String, available: Int, delta: Int, max: Int)
+    /// A compare-and-set (`admin.stock.set` with `expected`) found `available`, not `expected`.
+    /// Nothing changed. Code 1011, `StockMismatch`.
+    case stockMismatch(sku: String, expected: Int, available: Int)
 }

@@ -14,4 +14,11 @@ public enum ShopLimits {
     public static let maxLineQuantity = 999
     /// Most products one search returns; larger limits are clamped to this.
     public static let maxSearchResults = 200
+    /// Highest level `admin.stock.adjust` and `admin.stock.set` may leave a SKU at, and largest
+    /// delta an adjust may ask. (Cancelled orders give their units back whatever the level.)
+    public static let maxStock = 1_000_000_000
+    /// Longest `reason` of `orders.cancel`, in UTF-8 bytes.
+    public static let maxCancelReasonBytes = 256
+    /// Most ledger rows one `stockMovements` read returns.
+    public static let maxLedgerPage = 10_000
 }

@@ -22,4 +22,7 @@ protocol ShopReadTransaction {
     func orders(cartId: String?, beforeSequence: Int64?, limit: Int) throws -> [StoredOrder]
     /// The order an idempotency key placed, if any.
     func orderReference(idempotencyKey: String) throws -> (orderId: String, cartId: String)?
+    /// Ledger rows with a sequence above `afterSequence`, made at or after `since` when given (a
+    /// timestamp in the ledger's own format, `OrderStamp.timestamp`), in sequence order, at most `limit`.
+    func stockMovements(afterSequence: Int64, since: String?, limit: Int) throws -> [StockMovement]
 }

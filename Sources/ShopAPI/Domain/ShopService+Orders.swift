@@ -37,16 +37,40 @@ extension ShopService {
     /// 3. A line with too little stock fails with `.outOfStock` (the first such line, with the
     ///    level seen) and changes nothing.
     ///
-    /// Never oversells, also with several processes on one database file. Calls `completion`
-    /// exactly once, on `callbackQueue`, after the order is durable.
+    /// Never oversells, also with several processes on one database file. Each line's stock
+    /// change appends a `sale` ledger row recording `actor`. Calls `completion` exactly once, on
+    /// `callbackQueue`, after the order is durable.
     public func placeOrder(
         cartId: String,
         idempotencyKey: String,
+        actor: String? = nil,
         interruption: (any ShopInterruption)?,
         callbackQueue: DispatchQueue = .global(),
         completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
     ) {
-        let placement = OrderPlacement(cartId: cartId, idempotencyKey: idempotencyKey, makeOrderId: makeOrderId, now: now)
+        let placement = OrderPlacement(cartId: cartId, idempotencyKey: idempotencyKey, actor: actor, makeOrderId: makeOrderId, now: now)
         store.placeOrder(placement, interruption: interruption, callbackQueue: callbackQueue, completion: completion)
+    }
+
+    /// Cancels the order and puts every line's quantity back in stock, atomically, and delivers
+    /// the order with status `"cancelled"`, `cancelledAt` and `reason` as `cancelReason`.
+    ///
+    /// Rules (`OrderCancellation.run(in:)`):
+    /// 1. An unknown order fails with `.notFound(entity: "order")`.
+    /// 2. Cancelling a cancelled order delivers it as it is and restocks nothing, however many
+    ///    cancels race, in however many processes.
+    /// 3. Each restocked line appends a `cancellation` ledger row recording `actor`.
+    ///
+    /// Calls `completion` exactly once, on `callbackQueue`, after the change is durable.
+    public func cancelOrder(
+        id: String,
+        reason: String?,
+        actor: String? = nil,
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue = .global(),
+        completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
+    ) {
+        let cancellation = OrderCancellation(orderId: id, reason: reason, actor: actor, now: now)
+        store.write(interruption: interruption, callbackQueue: callbackQueue, { try cancellation.run(in: $0) }, completion: completion)
     }
 }

@@ -13,4 +13,29 @@ protocol ShopWriteTransaction: ShopReadTransaction {
     /// Removes the cart's line for `sku`; no-op when absent.
     func removeCartLine(cartId: String, sku: String) throws
     func clearCart(cartId: String) throws
+
+    // MARK: - Stock and its ledger
+
+    /// The level of `sku`, its row locked against every other writer (in any process) until this
+    /// transaction ends, so a read-check-write of the level (`admin.stock.set`) is not overtaken;
+    /// nil for an unknown SKU. A store that runs one write at a time (SQLite) only reads it.
+    func lockStock(sku: String) throws -> Int?
+    /// Adds `delta` (never 0) to `sku`'s level, taking units when negative, unless the level would
+    /// fall below zero, and appends the change's ledger row (`cause`, the new level, the delta).
+    /// Returns the new level; nil, changing nothing, for an unknown SKU or too few units. The only
+    /// primitive that changes a level, so no change goes without its row.
+    ///
+    /// Lock order (stores with row locks): a transaction that changes several SKUs changes them in
+    /// SKU order, after any other lock it takes (a cart's, an order's), so two writers never
+    /// wait for each other in a cycle.
+    func changeStock(sku: String, by delta: Int, cause: StockChangeCause) throws -> Int?
+
+    // MARK: - Orders
+
+    /// The order with `id`, its row locked against every other writer until this transaction ends
+    /// (a concurrent cancel of it waits, then sees it cancelled); nil for an unknown order.
+    func lockOrder(id: String) throws -> Order?
+    /// Records that the order with `id` was cancelled at `at` (status, time, reason). Its lines
+    /// and total stay as they are.
+    func markOrderCancelled(id: String, at: String, reason: String?) throws
 }

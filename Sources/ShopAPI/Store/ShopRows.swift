@@ -6,6 +6,8 @@ protocol StoreRow {
     func text(_ column: Int32) -> String
     func int(_ column: Int32) -> Int
     func int64(_ column: Int32) -> Int64
+    /// The column as text; nil for NULL.
+    func optionalText(_ column: Int32) -> String?
 }
 
 extension SQLiteStatement: StoreRow {}
@@ -19,7 +21,9 @@ enum ShopRows {
     /// The columns `product` reads, from `products p`.
     static let productColumns = "p.sku, p.name, p.description, p.category, p.price_cents, p.currency"
     /// The columns `orderHeader` reads, from `orders`.
-    static let orderColumns = "seq, order_id, cart_id, total_cents, currency, status, created_at"
+    static let orderColumns = "seq, order_id, cart_id, total_cents, currency, status, created_at, cancelled_at, cancel_reason"
+    /// The columns `movement` reads, from `stock_ledger`.
+    static let movementColumns = "seq, at, sku, delta, available_after, reason, order_id, source, actor"
 
     static func product<Row: StoreRow>(_ row: Row) -> Product {
         Product(sku: row.text(0), name: row.text(1), description: row.text(2), category: row.text(3), priceCents: row.int(4), currency: row.text(5))
@@ -34,8 +38,19 @@ enum ShopRows {
     static func orderHeader<Row: StoreRow>(_ row: Row) -> StoredOrder {
         StoredOrder(sequence: row.int64(0), order: Order(
             orderId: row.text(1), cartId: row.text(2), lines: [], totalCents: row.int(3),
-            currency: row.text(4), status: row.text(5), createdAt: row.text(6)
+            currency: row.text(4), status: row.text(5), createdAt: row.text(6),
+            cancelledAt: row.optionalText(7), cancelReason: row.optionalText(8)
         ))
+    }
+
+    /// A ledger row. A reason this build does not know (none exists: the schema version guards
+    /// against files of newer builds) reads as `other`.
+    static func movement<Row: StoreRow>(_ row: Row) -> StockMovement {
+        StockMovement(
+            sequence: row.int64(0), at: row.text(1), sku: row.text(2), delta: row.int(3), availableAfter: row.int(4),
+            reason: StockMovement.Reason(rawValue: row.text(5)) ?? .other,
+            orderId: row.optionalText(6), source: row.optionalText(7), actor: row.optionalText(8)
+        )
     }
 
     /// `header` with its lines.
@@ -43,7 +58,8 @@ enum ShopRows {
         let order = header.order
         return StoredOrder(sequence: header.sequence, order: Order(
             orderId: order.orderId, cartId: order.cartId, lines: lines, totalCents: order.totalCents,
-            currency: order.currency, status: order.status, createdAt: order.createdAt
+            currency: order.currency, status: order.status, createdAt: order.createdAt,
+            cancelledAt: order.cancelledAt, cancelReason: order.cancelReason
         ))
     }
 }

@@ -13,6 +13,7 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         var carts: [String: [CartLine]] = [:]
         var orders: [StoredOrder] = []
         var keys: [String: (orderId: String, cartId: String)] = [:]
+        var ledger: [StockMovement] = []
     }
 
     private let lock = NSLock()
@@ -118,6 +119,10 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
 
         func orderReference(idempotencyKey: String) -> (orderId: String, cartId: String)? { state.keys[idempotencyKey] }
 
+        func stockMovements(afterSequence: Int64, since: String?, limit: Int) -> [StockMovement] {
+            Array(state.ledger.filter { $0.sequence > afterSequence && $0.at >= (since ?? "") }.prefix(limit))
+        }
+
         func lockCart(cartId: String) {}  // writes run one at a time under the store's lock
 
         func setCartLine(cartId: String, line: CartLine) {
@@ -129,10 +134,23 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         func removeCartLine(cartId: String, sku: String) { state.carts[cartId]?.removeAll { $0.sku == sku } }
         func clearCart(cartId: String) { state.carts[cartId] = nil }
 
-        func takeStock(sku: String, quantity: Int) -> Bool {
-            guard let available = state.stock[sku], available >= quantity else { return false }
-            state.stock[sku] = available - quantity
-            return true
+        func lockStock(sku: String) -> Int? { state.stock[sku] }
+
+        func changeStock(sku: String, by delta: Int, cause: StockChangeCause) -> Int? {
+            guard let available = state.stock[sku], available + delta >= 0 else { return nil }
+            state.stock[sku] = available + delta
+            state.ledger.append(StockMovement(
+                sequence: Int64(state.ledger.count + 1), at: cause.at, sku: sku, delta: delta, availableAfter: available + delta,
+                reason: cause.reason, orderId: cause.orderId, source: cause.source, actor: cause.actor))
+            return available + delta
+        }
+
+        func lockOrder(id: String) -> Order? { order(id: id) }
+
+        func markOrderCancelled(id: String, at: String, reason: String?) {
+            guard let index = state.orders.firstIndex(where: { $0.order.orderId == id }) else { return }
+            let stored = state.orders[index]
+            state.orders[index] = StoredOrder(sequence: stored.sequence, order: stored.order.cancelled(at: at, reason: reason))
         }
 
         func insertOrder(_ order: Order, idempotencyKey: String) {

@@ -39,8 +39,34 @@ extension ShopService {
     }
 
     @discardableResult
-    func placeOrderAndWait(_ cartId: String, key: String, interruption: (any ShopInterruption)? = nil) -> Result<Order, ShopError> {
-        waitForResult { placeOrder(cartId: cartId, idempotencyKey: key, interruption: interruption, completion: $0) }
+    func placeOrderAndWait(_ cartId: String, key: String, actor: String? = nil, interruption: (any ShopInterruption)? = nil) -> Result<Order, ShopError> {
+        waitForResult { placeOrder(cartId: cartId, idempotencyKey: key, actor: actor, interruption: interruption, completion: $0) }
+    }
+
+    @discardableResult
+    func cancelOrderAndWait(_ orderId: String, reason: String? = nil, actor: String? = nil,
+                            interruption: (any ShopInterruption)? = nil) -> Result<Order, ShopError> {
+        waitForResult { cancelOrder(id: orderId, reason: reason, actor: actor, interruption: interruption, completion: $0) }
+    }
+
+    @discardableResult
+    func adjustStockAndWait(_ sku: String, by delta: Int, _ reason: StockAdjustmentReason = .received, actor: String? = nil) -> Result<StockLevel, ShopError> {
+        waitForResult { adjustStock(sku: sku, delta: delta, reason: reason, actor: actor, interruption: nil, completion: $0) }
+    }
+
+    @discardableResult
+    func setStockAndWait(_ sku: String, to available: Int, expected: Int? = nil, actor: String? = nil) -> Result<StockLevel, ShopError> {
+        waitForResult { setStock(sku: sku, available: available, expected: expected, actor: actor, interruption: nil, completion: $0) }
+    }
+
+    /// The whole stock ledger, in ledger order, read a page at a time.
+    func ledger(since: String? = nil, pageSize: Int = 500) throws -> [StockMovement] {
+        var rows: [StockMovement] = []
+        while true {
+            let page = try stockMovements(afterSequence: rows.last?.sequence ?? 0, since: since, limit: pageSize, interruption: nil)
+            rows += page
+            if page.count < pageSize { return rows }
+        }
     }
 
     func available(_ sku: String) throws -> Int {

@@ -4,7 +4,10 @@
 /// costs one round trip (its statement_timeout, the call and the commit, in libpq's pipeline
 /// mode) instead of eight. `create` is its current definition (`CREATE OR REPLACE FUNCTION`): a
 /// change to it adds a schema migration that applies it again, so that databases made by an earlier
-/// build are brought up to date (`PostgreSQLSchema`, versions 3 and 4).
+/// build are brought up to date (`PostgreSQLSchema`, versions 3, 4 and 5). A change of its
+/// arguments or result makes a new overload; `createEarlierSignature` then turns the one before
+/// into a wrapper of the new one, so a process of an earlier build still running on the database
+/// keeps the rules of the new one (version 5: every line's ledger row).
 ///
 /// The function keeps the rules exactly, against a `READ COMMITTED` transaction (each statement
 /// sees what other transactions committed before it started). It first takes the cart's lock
@@ -14,12 +17,14 @@
 ///    raises `SQLSTATE SHOP3`;
 /// 2. no cart lines: the key is looked up again (another process may have placed this order and
 ///    emptied the cart meanwhile) and its order returned, else `SHOP2`;
-/// 3. each line takes its stock with one conditional UPDATE, the lines in one canonical order (by
-///    SKU, whatever the cart's order), so two orders that share SKUs lock those rows in the same
-///    order and can never deadlock (a concurrent writer of a row makes the UPDATE wait, then
-///    re-check); if any line cannot, the first such line in cart order raises `SHOP1` with DETAIL
-///    `requested available sku` (the level it sees), which undoes the stock already taken, so the
-///    line reported is the one the SQLite store reports;
+/// 3. each line takes its stock with one conditional UPDATE and appends its `sale` ledger row
+///    (`p_actor` as its actor), the lines in one canonical order (`StockLockOrder`: by SKU,
+///    `COLLATE "C"`, whatever the cart's order; cancels and admin writes keep it too), so two
+///    writers that share SKUs lock those rows in the same order and can never deadlock (a
+///    concurrent writer of a row makes the UPDATE wait, then re-check); if any line cannot, the
+///    first such line in cart order raises `SHOP1` with DETAIL `requested available sku` (the
+///    level it sees), which undoes the stock (and ledger rows) already taken, so the line
+///    reported is the one the SQLite store reports;
 /// 4. the order row and its lines are inserted from the cart lines read once (a concurrent
 ///    `cart.add` cannot make the order differ from the stock taken), and the cart emptied. A
 ///    concurrent order under the same key makes the INSERT fail with `unique_violation` once the
@@ -31,17 +36,19 @@
 /// for each order as it grows, until the next ANALYZE replaces it.
 ///
 /// It returns the order as rows, one per line in line order: order id, cart id, total, currency,
-/// status, created at, sku, quantity, unit price. Strings are `PostgreSQLText` as stored.
+/// status, created at, sku, quantity, unit price, cancelled at, cancel reason (an order the key
+/// placed earlier may have been cancelled since). Strings are `PostgreSQLText` as stored.
 /// Stateless; thread-safe.
 enum PostgreSQLOrderFunction {
-    // MARK: - Definition (migrations 3 and 4)
+    // MARK: - Definition (migrations 3, 4 and 5)
 
     static let create = """
         CREATE OR REPLACE FUNCTION shop_place_order(
-            p_cart_id TEXT, p_key TEXT, p_order_id TEXT, p_created_at TEXT, p_currency TEXT, p_status TEXT
+            p_cart_id TEXT, p_key TEXT, p_order_id TEXT, p_created_at TEXT, p_currency TEXT, p_status TEXT, p_actor TEXT
         ) RETURNS TABLE (
             r_order_id TEXT, r_cart_id TEXT, r_total_cents BIGINT, r_currency TEXT, r_status TEXT,
-            r_created_at TEXT, r_sku TEXT, r_quantity BIGINT, r_unit_price_cents BIGINT
+            r_created_at TEXT, r_sku TEXT, r_quantity BIGINT, r_unit_price_cents BIGINT,
+            r_cancelled_at TEXT, r_cancel_reason TEXT
         ) LANGUAGE plpgsql VOLATILE SET enable_seqscan = off AS $fn$
         DECLARE
             v_seq BIGINT;
@@ -50,6 +57,7 @@ enum PostgreSQLOrderFunction {
             v_quantities BIGINT[];
             v_prices BIGINT[];
             v_available BIGINT;
+            v_after BIGINT;
             v_total BIGINT := 0;
             v_by_sku BIGINT[];
             v_line BIGINT;
@@ -67,13 +75,19 @@ enum PostgreSQLOrderFunction {
                         RAISE EXCEPTION USING ERRCODE = 'SHOP2', MESSAGE = 'cart is empty';
                     END IF;
                 ELSE
-                    -- One lock order for every order: the lines by SKU (rule 3).
-                    SELECT array_agg(t.n ORDER BY t.sku) INTO v_by_sku FROM unnest(v_skus) WITH ORDINALITY AS t(sku, n);
+                    -- One lock order for every stock writer: by SKU, byte by byte (rule 3).
+                    SELECT array_agg(t.n ORDER BY t.sku COLLATE "C") INTO v_by_sku FROM unnest(v_skus) WITH ORDINALITY AS t(sku, n);
                     FOREACH v_line IN ARRAY v_by_sku LOOP
                         UPDATE stock s SET available = s.available - v_quantities[v_line]
-                            WHERE s.sku = v_skus[v_line] AND s.available >= v_quantities[v_line];
-                        IF NOT FOUND AND (v_short IS NULL OR v_line < v_short) THEN
-                            v_short := v_line;
+                            WHERE s.sku = v_skus[v_line] AND s.available >= v_quantities[v_line]
+                            RETURNING s.available INTO v_after;
+                        IF NOT FOUND THEN
+                            IF v_short IS NULL OR v_line < v_short THEN
+                                v_short := v_line;
+                            END IF;
+                        ELSE
+                            INSERT INTO stock_ledger (at, sku, delta, available_after, reason, order_id, actor)
+                                VALUES (p_created_at, v_skus[v_line], -v_quantities[v_line], v_after, 'sale', p_order_id, p_actor);
                         END IF;
                         v_total := v_total + v_quantities[v_line] * v_prices[v_line];
                     END LOOP;
@@ -91,7 +105,7 @@ enum PostgreSQLOrderFunction {
                         FROM unnest(v_skus, v_quantities, v_prices) WITH ORDINALITY AS t(sku, q, p, n);
                     DELETE FROM cart_lines c WHERE c.cart_id = p_cart_id;
                     RETURN QUERY
-                        SELECT p_order_id, p_cart_id, v_total, p_currency, p_status, p_created_at, t.sku, t.q, t.p
+                        SELECT p_order_id, p_cart_id, v_total, p_currency, p_status, p_created_at, t.sku, t.q, t.p, NULL::TEXT, NULL::TEXT
                         FROM unnest(v_skus, v_quantities, v_prices) WITH ORDINALITY AS t(sku, q, p, n) ORDER BY t.n;
                     RETURN;
                 END IF;
@@ -100,10 +114,25 @@ enum PostgreSQLOrderFunction {
                 RAISE EXCEPTION USING ERRCODE = 'SHOP3', MESSAGE = 'idempotency key placed an order for another cart';
             END IF;
             RETURN QUERY
-                SELECT o.order_id, o.cart_id, o.total_cents, o.currency, o.status, o.created_at, l.sku, l.quantity, l.unit_price_cents
+                SELECT o.order_id, o.cart_id, o.total_cents, o.currency, o.status, o.created_at, l.sku, l.quantity, l.unit_price_cents,
+                    o.cancelled_at, o.cancel_reason
                 FROM orders o JOIN order_lines l ON l.order_seq = o.seq
                 WHERE o.seq = v_seq ORDER BY l.line_no;
         END
+        $fn$
+        """
+
+    /// The signature of migrations 3 and 4 (no actor; nine result columns), kept as a wrapper of
+    /// `create`'s, so that an earlier build's `shop_place_order($1, …, $6)` writes ledger rows too.
+    static let createEarlierSignature = """
+        CREATE OR REPLACE FUNCTION shop_place_order(
+            p_cart_id TEXT, p_key TEXT, p_order_id TEXT, p_created_at TEXT, p_currency TEXT, p_status TEXT
+        ) RETURNS TABLE (
+            r_order_id TEXT, r_cart_id TEXT, r_total_cents BIGINT, r_currency TEXT, r_status TEXT,
+            r_created_at TEXT, r_sku TEXT, r_quantity BIGINT, r_unit_price_cents BIGINT
+        ) LANGUAGE sql VOLATILE AS $fn$
+            SELECT t.r_order_id, t.r_cart_id, t.r_total_cents, t.r_currency, t.r_status, t.r_created_at, t.r_sku, t.r_quantity, t.r_unit_price_cents
+            FROM shop_place_order(p_cart_id, p_key, p_order_id, p_created_at, p_currency, p_status, NULL::TEXT) AS t
         $fn$
         """
 
@@ -112,10 +141,10 @@ enum PostgreSQLOrderFunction {
     /// The call, its values as parameters.
     static func call(_ placement: OrderPlacement) -> PostgreSQLCall {
         PostgreSQLCall(
-            sql: "SELECT * FROM shop_place_order($1, $2, $3, $4, $5, $6)",
+            sql: "SELECT * FROM shop_place_order($1, $2, $3, $4, $5, $6, $7)",
             arguments: [
                 placement.cartId, placement.idempotencyKey, placement.makeOrderId(),
-                OrderStamp.timestamp(placement.now()), ShopCurrency.code, Order.placedStatus,
+                OrderStamp.timestamp(placement.now()), ShopCurrency.code, Order.placedStatus, placement.actor,
             ]
         )
     }
@@ -128,7 +157,8 @@ enum PostgreSQLOrderFunction {
         init(_ row: PostgreSQLRow) {
             order = Order(
                 orderId: row.text(0), cartId: row.text(1), lines: [], totalCents: row.int(2),
-                currency: row.text(3), status: row.text(4), createdAt: row.text(5)
+                currency: row.text(3), status: row.text(4), createdAt: row.text(5),
+                cancelledAt: row.optionalText(9), cancelReason: row.optionalText(10)
             )
             line = CartLine(sku: row.text(6), quantity: row.int(7), unitPriceCents: row.int(8))
         }
@@ -139,7 +169,8 @@ enum PostgreSQLOrderFunction {
         guard let header = rows.first?.order else { throw ShopError.storage("shop_place_order returned no order lines") }
         return Order(
             orderId: header.orderId, cartId: header.cartId, lines: rows.map(\.line), totalCents: header.totalCents,
-            currency: header.currency, status: header.status, createdAt: header.createdAt
+            currency: header.currency, status: header.status, createdAt: header.createdAt,
+            cancelledAt: header.cancelledAt, cancelReason: header.cancelReason
         )
     }
 

@@ -13,6 +13,11 @@ struct PostgreSQLRow {
         PostgreSQLText.unescaped(raw(column))
     }
 
+    /// As `text`; nil for NULL.
+    func optionalText(_ column: Int32) -> String? {
+        PQgetisnull(result, index, column) == 0 ? text(column) : nil
+    }
+
     /// The column exactly as the server sent it.
     func raw(_ column: Int32) -> String {
         guard PQgetisnull(result, index, column) == 0, let value = PQgetvalue(result, index, column) else { return "" }

@@ -20,6 +20,12 @@ enum PostgreSQLSchema {
         Migration(version: 3) { try $0.execute(PostgreSQLOrderFunction.create) },
         // shop_place_order takes the cart's lock, then its stock rows in SKU order (PostgreSQLCartLock).
         Migration(version: 4) { try $0.execute(PostgreSQLOrderFunction.create) },
+        // Cancellation and the stock ledger; shop_place_order writes the ledger and takes an actor.
+        Migration(version: 5) { connection in
+            try connection.execute(cancellationAndLedger)
+            try connection.execute(PostgreSQLOrderFunction.create)
+            try connection.execute(PostgreSQLOrderFunction.createEarlierSignature)
+        },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -116,4 +122,27 @@ enum PostgreSQLSchema {
             try connection.run("INSERT INTO stock (sku, available) VALUES ($1, $2)", [product.sku, entry.stock])
         }
     }
+
+    // MARK: - Version 5
+
+    /// The same as SQLite's version 3 (`SQLiteSchema`): cancelled orders and the stock ledger.
+    private static let cancellationAndLedger = """
+        ALTER TABLE orders ADD COLUMN cancelled_at TEXT, ADD COLUMN cancel_reason TEXT;
+
+        -- seq is ledger order; for one SKU it is the order its changes were made in (a change
+        -- holds the SKU's stock row lock from its UPDATE through its commit, and takes its seq
+        -- in between).
+        CREATE TABLE stock_ledger (
+            seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            at TEXT NOT NULL,
+            sku TEXT NOT NULL,
+            delta BIGINT NOT NULL CHECK (delta <> 0),
+            available_after BIGINT NOT NULL CHECK (available_after >= 0),
+            reason TEXT NOT NULL,
+            order_id TEXT,
+            source TEXT,
+            actor TEXT
+        );
+        CREATE INDEX stock_ledger_by_sku ON stock_ledger (sku, seq);
+        """
 }

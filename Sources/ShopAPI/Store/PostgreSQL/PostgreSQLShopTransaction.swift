@@ -76,7 +76,51 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         try run("DELETE FROM cart_lines WHERE cart_id = $1", [cartId])
     }
 
+    // MARK: - Stock and its ledger
+
+    /// `SELECT … FOR UPDATE`: the stock row stays locked until the transaction ends.
+    func lockStock(sku: String) throws -> Int? {
+        try query("SELECT available FROM stock WHERE sku = $1 FOR UPDATE", [sku]) { $0.int(0) }.first
+    }
+
+    /// One statement: the conditional UPDATE (a concurrent writer of the row makes it wait, then
+    /// re-check) and, from the level it returns, the ledger row.
+    func changeStock(sku: String, by delta: Int, cause: StockChangeCause) throws -> Int? {
+        try query(
+            """
+            WITH changed AS (
+                UPDATE stock SET available = available + $2 WHERE sku = $1 AND available + $2 >= 0 RETURNING available
+            )
+            INSERT INTO stock_ledger (at, sku, delta, available_after, reason, order_id, source, actor)
+            SELECT $3, $1, $2, changed.available, $4, $5, $6, $7 FROM changed
+            RETURNING available_after
+            """,
+            [sku, delta, cause.at, cause.reason.rawValue, cause.orderId, cause.source, cause.actor]
+        ) { $0.int(0) }.first
+    }
+
+    func stockMovements(afterSequence: Int64, since: String?, limit: Int) throws -> [StockMovement] {
+        try query(
+            "SELECT \(ShopRows.movementColumns) FROM stock_ledger WHERE seq > $1 AND at >= $2 COLLATE \"C\" ORDER BY seq LIMIT $3",
+            [afterSequence, since ?? "", limit], row: ShopRows.movement
+        )
+    }
+
     // MARK: - Orders
+
+    /// `SELECT … FOR UPDATE`: a second cancel of the order waits here for the first to end, then
+    /// reads the order as the first left it (READ COMMITTED re-reads a row it waited for).
+    func lockOrder(id: String) throws -> Order? {
+        try query("SELECT \(ShopRows.orderColumns) FROM orders WHERE order_id = $1 FOR UPDATE", [id], row: ShopRows.orderHeader)
+            .first.map(withLines)?.order
+    }
+
+    func markOrderCancelled(id: String, at: String, reason: String?) throws {
+        try run(
+            "UPDATE orders SET status = $2, cancelled_at = $3, cancel_reason = $4 WHERE order_id = $1",
+            [id, Order.cancelledStatus, at, reason]
+        )
+    }
 
     func order(id: String) throws -> Order? {
         try query("SELECT \(ShopRows.orderColumns) FROM orders WHERE order_id = $1", [id], row: ShopRows.orderHeader)

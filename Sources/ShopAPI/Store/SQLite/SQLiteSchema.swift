@@ -16,6 +16,7 @@ enum SQLiteSchema {
     static let migrations: [Migration] = [
         Migration(version: 1) { try $0.execute(createTables) },
         Migration(version: 2) { try CatalogSeed.insert(into: $0) },
+        Migration(version: 3) { try $0.execute(cancellationAndLedger) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -96,5 +97,30 @@ enum SQLiteSchema {
             unit_price_cents INTEGER NOT NULL,
             PRIMARY KEY (order_seq, line_no)
         ) WITHOUT ROWID;
+        """
+
+    // MARK: - Version 3
+
+    /// Orders can be cancelled (`cancelled_at`, `cancel_reason`), and every change of stock from
+    /// now on appends a row to `stock_ledger` (`StockMovement`). Levels set before (the seeded
+    /// catalog, orders placed by earlier builds) have no rows: a SKU's level before its first row
+    /// is that row's `available_after - delta`.
+    private static let cancellationAndLedger = """
+        ALTER TABLE orders ADD COLUMN cancelled_at TEXT;
+        ALTER TABLE orders ADD COLUMN cancel_reason TEXT;
+
+        -- seq is ledger order; for one SKU it is the order its changes were made in.
+        CREATE TABLE stock_ledger (
+            seq INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            sku TEXT NOT NULL,
+            delta INTEGER NOT NULL CHECK (delta <> 0),
+            available_after INTEGER NOT NULL CHECK (available_after >= 0),
+            reason TEXT NOT NULL,
+            order_id TEXT,
+            source TEXT,
+            actor TEXT
+        );
+        CREATE INDEX stock_ledger_by_sku ON stock_ledger (sku, seq);
         """
 }

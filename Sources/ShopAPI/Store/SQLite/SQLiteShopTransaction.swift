@@ -84,13 +84,40 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         try run("DELETE FROM cart_lines WHERE cart_id = ?1", [cartId])
     }
 
-    // MARK: - Stock and orders
+    // MARK: - Stock and its ledger
 
-    /// One conditional UPDATE: inside `BEGIN IMMEDIATE` no other writer (thread or process) can
-    /// interleave, and the condition keeps stock from going negative.
-    func takeStock(sku: String, quantity: Int) throws -> Bool {
-        try run("UPDATE stock SET available = available - ?2 WHERE sku = ?1 AND available >= ?2", [sku, quantity]) == 1
+    /// A plain read: inside `BEGIN IMMEDIATE` no other writer (thread or process) can interleave.
+    func lockStock(sku: String) throws -> Int? {
+        try available(sku: sku)
     }
+
+    /// One conditional UPDATE (inside `BEGIN IMMEDIATE` no other writer, thread or process, can
+    /// interleave; the condition keeps stock from going negative), then the ledger row with the
+    /// level it returned.
+    func changeStock(sku: String, by delta: Int, cause: StockChangeCause) throws -> Int? {
+        let changed = try query(
+            "UPDATE stock SET available = available + ?2 WHERE sku = ?1 AND available + ?2 >= 0 RETURNING available",
+            [sku, delta]
+        ) { $0.int(0) }
+        guard let level = changed.first else { return nil }
+        try run(
+            """
+            INSERT INTO stock_ledger (at, sku, delta, available_after, reason, order_id, source, actor)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            """,
+            [cause.at, sku, delta, level, cause.reason.rawValue, cause.orderId, cause.source, cause.actor]
+        )
+        return level
+    }
+
+    func stockMovements(afterSequence: Int64, since: String?, limit: Int) throws -> [StockMovement] {
+        try query(
+            "SELECT \(ShopRows.movementColumns) FROM stock_ledger WHERE seq > ?1 AND at >= ?2 ORDER BY seq LIMIT ?3",
+            [afterSequence, since ?? "", limit], row: ShopRows.movement
+        )
+    }
+
+    // MARK: - Orders
 
     func insertOrder(_ order: Order, idempotencyKey: String) throws {
         try run(
@@ -107,6 +134,18 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
                 [sequence, number + 1, line.sku, line.quantity, line.unitPriceCents]
             )
         }
+    }
+
+    /// A plain read, as `lockStock`.
+    func lockOrder(id: String) throws -> Order? {
+        try order(id: id)
+    }
+
+    func markOrderCancelled(id: String, at: String, reason: String?) throws {
+        try run(
+            "UPDATE orders SET status = ?2, cancelled_at = ?3, cancel_reason = ?4 WHERE order_id = ?1",
+            [id, Order.cancelledStatus, at, reason]
+        )
     }
 
     func order(id: String) throws -> Order? {

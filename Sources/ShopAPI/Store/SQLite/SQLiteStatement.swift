@@ -64,6 +64,11 @@ final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// The column as UTF-8 text; nil for NULL.
+    func optionalText(_ column: Int32) -> String? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)
+    }
+
     // MARK: - Errors
 
     private func error(_ code: Int32) -> SQLiteError {
