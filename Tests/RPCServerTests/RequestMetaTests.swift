@@ -47,6 +47,15 @@ final class RequestMetaTests: XCTestCase {
         }
     }
 
+    func test_actor_isANonEmptyStringOfAtMost256Bytes() throws {
+        XCTAssertEqual(try meta(["actor": "agent:claude"]).actor, "agent:claude")
+        XCTAssertEqual(try meta(["actor": .string(String(repeating: "é", count: 128))]).actor?.utf8.count, 256)
+        XCTAssertNil(try meta([:]).actor)
+        for value: JSONValue in ["", .string(String(repeating: "x", count: 257)), .string(String(repeating: "é", count: 129)), 7, .null, ["id": "x"]] {
+            XCTAssertEqual(field(of: ["actor": value]), "_meta.actor", "\(value)")
+        }
+    }
+
     func test_metaIsRemovedFromTheParams_andMustBeAnObject() throws {
         let (params, _) = try RequestMeta.split(.object(["sku": "A", "_meta": ["deadlineMs": 5]]))
         XCTAssertEqual(params, .object(["sku": "A"]))

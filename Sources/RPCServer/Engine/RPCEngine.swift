@@ -314,7 +314,7 @@ package final class RPCEngine: Sendable, CallOwner {
         case .object(let object)?: arguments = object
         default: return answerInline(request, target: target, .failure(.invalidParams("'arguments' must be an object", field: "arguments")))
         }
-        // The call's `_meta` (deadline, progress token) is that of tools/call itself.
+        // The call's `_meta` (deadline, progress token, actor) is that of tools/call itself.
         arguments["_meta"] = params["_meta"]
         let call = Request(id: request.id, method: methodName, params: .object(arguments))
         startCallOnReaderQueue(call, method: method, target: target, channel: channel, replyStyle: .mcpTool)
@@ -381,7 +381,7 @@ package final class RPCEngine: Sendable, CallOwner {
             reporter = { progress, total, message in emitter.report(progress: progress, total: total, message: message) }
         }
         let context = CallContext(id: request.id, method: method.spec.name, cancellation: call.token, deadline: call.deadline,
-                                  progressReporter: reporter)
+                                  actor: meta.actor, progressReporter: reporter)
         let handlerParams = params
         let start: @Sendable () -> Void = {
             if let gate = method.gate {

@@ -21,19 +21,24 @@ public struct CallContext: Sendable {
     public let cancellation: CancellationToken
     /// When the call's deadline passes.
     public let deadline: DispatchTime
+    /// Who the call is made for, as the request's `params._meta.actor` named them (a non-empty
+    /// string of at most 256 bytes; the engine refuses any other with -32602); nil when it did
+    /// not. The client's word, not an authenticated identity: record it, do not trust it.
+    public let actor: String?
     let progressReporter: (@Sendable (Double, Double?, String?) -> Void)?
 
     public init(id: RequestID?, method: String, cancellation: CancellationToken = CancellationToken(),
-                deadline: DispatchTime = .distantFuture) {
-        self.init(id: id, method: method, cancellation: cancellation, deadline: deadline, progressReporter: nil)
+                deadline: DispatchTime = .distantFuture, actor: String? = nil) {
+        self.init(id: id, method: method, cancellation: cancellation, deadline: deadline, actor: actor, progressReporter: nil)
     }
 
-    init(id: RequestID?, method: String, cancellation: CancellationToken, deadline: DispatchTime,
+    init(id: RequestID?, method: String, cancellation: CancellationToken, deadline: DispatchTime, actor: String?,
          progressReporter: (@Sendable (Double, Double?, String?) -> Void)?) {
         self.id = id
         self.method = method
         self.cancellation = cancellation
         self.deadline = deadline
+        self.actor = actor
         self.progressReporter = progressReporter
     }
 

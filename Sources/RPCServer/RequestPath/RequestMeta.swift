@@ -6,12 +6,18 @@
 ///   above it (1e19, 1e308 included) means the method's own deadline; smaller values are rounded
 ///   up to whole milliseconds. Never converted to an integer before that comparison.
 /// - `progressToken`: a string or an integer.
+/// - `actor`: a non-empty string of at most `maxActorBytes` UTF-8 bytes: who the call is made for
+///   (a user, an agent), handed to the handler (`CallContext.actor`) for its records.
 ///
 /// Anything else is a -32602 with `data.field` naming the member. Immutable; any thread.
 struct RequestMeta: Sendable, Equatable {
     /// The requested deadline, if any, not yet clamped to the method's.
     var requestedDeadlineMs: Double?
     var progressToken: JSONValue?
+    var actor: String?
+
+    /// Longest accepted `_meta.actor`, in UTF-8 bytes.
+    static let maxActorBytes = 256
 
     /// Splits `_meta` off `params`: returns the params the handler sees and the validated meta.
     static func split(_ params: JSONValue?) throws(RPCError) -> (params: JSONValue?, meta: RequestMeta) {
@@ -33,6 +39,12 @@ struct RequestMeta: Sendable, Equatable {
             default:
                 throw .invalidParams("'_meta.progressToken' must be a string or an integer", field: "_meta.progressToken")
             }
+        }
+        if let actor = members["actor"] {
+            guard case .string(let name) = actor, !name.isEmpty, name.utf8.count <= maxActorBytes else {
+                throw .invalidParams("'_meta.actor' must be a non-empty string of at most \(maxActorBytes) bytes", field: "_meta.actor")
+            }
+            meta.actor = name
         }
         return (.object(object), meta)
     }
