@@ -9,6 +9,11 @@ enum Schemas {
         ["type": "integer", "minimum": .int(Int64(range.lowerBound)), "maximum": .int(Int64(range.upperBound))]
     }
 
+    /// A string that is one of `values`.
+    static func oneOf(_ values: [String]) -> JSONValue {
+        ["type": "string", "enum": .array(values.map { .string($0) })]
+    }
+
     static func params(_ properties: JSONObject, required: [String] = []) -> JSONValue {
         ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) })]
     }
@@ -30,8 +35,10 @@ enum Schemas {
 
     static let order = object([
         "orderId": string, "cartId": string, "lines": ["type": "array", "items": line], "totalCents": integer,
-        "currency": string, "status": ["type": "string", "enum": ["placed"]], "createdAt": ["type": "string", "format": "date-time"],
-    ])
+        "currency": string, "status": oneOf([Order.placedStatus, Order.cancelledStatus]),
+        "createdAt": ["type": "string", "format": "date-time"],
+        "cancelledAt": ["type": "string", "format": "date-time"], "cancelReason": string,
+    ], optional: ["cancelledAt", "cancelReason"])
 
     static let levels = object(["levels": ["type": "array", "items": object(
         ["sku": string, "available": integer, "stale": ["type": "boolean"], "ageMs": integer], optional: ["stale", "ageMs"])]])

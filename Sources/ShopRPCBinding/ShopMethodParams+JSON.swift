@@ -81,6 +81,14 @@ extension OrdersListParams {
     }
 }
 
+extension CancelOrderParams {
+    init?(jsonValue: JSONValue) {
+        guard let members = ParamsMembers(jsonValue), let orderId = members.string("orderId"),
+              let reason = members.optionalString("reason") else { return nil }
+        self.init(orderId: orderId, reason: reason)
+    }
+}
+
 /// The members of a params object, read the way `Decodable` reads them (the last of repeated
 /// names), answering nil wherever `Decodable` might disagree or fail.
 private struct ParamsMembers {

@@ -121,3 +121,17 @@ struct OrdersListParams: ValidatedParams {
     }
     static let schema = Schemas.params(["cartId": Schemas.string, "cursor": Schemas.string, "limit": Schemas.integer(pageLimit)])
 }
+
+struct CancelOrderParams: ValidatedParams {
+    var orderId: String
+    var reason: String?
+    func validate() throws(RPCError) {
+        try requireIdentifier(orderId, "orderId")
+        if let reason {
+            guard !reason.isEmpty, reason.utf8.count <= ShopLimits.maxCancelReasonBytes else {
+                throw .invalidParams("'reason' must be a non-empty string of at most \(ShopLimits.maxCancelReasonBytes) bytes", field: "reason")
+            }
+        }
+    }
+    static let schema = Schemas.params(["orderId": Schemas.string, "reason": Schemas.string], required: ["orderId"])
+}

@@ -39,22 +39,29 @@ public enum ShopMethods {
                 try service.cart(id: params.cartId, interruption: token)
             },
             write("cart.add", CartAddParams.self, summary: "Adds quantity of a sku to a cart line.", params: CartAddParams.schema,
-                  result: Schemas.cart, hints: MethodHints(destructive: false, idempotent: false)) { params, token, done in
-                service.addToCart(cartId: params.cartId, sku: params.sku, quantity: params.quantity, interruption: token, completion: done)
+                  result: Schemas.cart, hints: MethodHints(destructive: false, idempotent: false)) { params, call, done in
+                service.addToCart(cartId: params.cartId, sku: params.sku, quantity: params.quantity, interruption: call.interruption, completion: done)
             },
             write("cart.remove", CartLineParams.self, summary: "Removes a sku's line from a cart.", params: CartLineParams.schema,
-                  result: Schemas.cart, hints: MethodHints(destructive: true, idempotent: true)) { params, token, done in
-                service.removeFromCart(cartId: params.cartId, sku: params.sku, interruption: token, completion: done)
+                  result: Schemas.cart, hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
+                service.removeFromCart(cartId: params.cartId, sku: params.sku, interruption: call.interruption, completion: done)
             },
             write("cart.clear", CartParams.self, summary: "Empties a cart.", params: CartParams.schema, result: Schemas.cart,
-                  hints: MethodHints(destructive: true, idempotent: true)) { params, token, done in
-                service.clearCart(cartId: params.cartId, interruption: token, completion: done)
+                  hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
+                service.clearCart(cartId: params.cartId, interruption: call.interruption, completion: done)
             },
             write("orders.place", PlaceOrderParams.self,
                   summary: "Takes stock for every line, records the order and empties the cart in one durable transaction; idempotent per key.",
                   params: PlaceOrderParams.schema, result: Schemas.order,
-                  hints: MethodHints(destructive: false, idempotent: true)) { params, token, done in
-                service.placeOrder(cartId: params.cartId, idempotencyKey: params.idempotencyKey, interruption: token, completion: done)
+                  hints: MethodHints(destructive: false, idempotent: true)) { params, call, done in
+                service.placeOrder(cartId: params.cartId, idempotencyKey: params.idempotencyKey, actor: call.actor,
+                                   interruption: call.interruption, completion: done)
+            },
+            write("orders.cancel", CancelOrderParams.self,
+                  summary: "Cancels an order and puts every line back in stock in one durable transaction; cancelling again returns the order as it is.",
+                  params: CancelOrderParams.schema, result: Schemas.order,
+                  hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
+                service.cancelOrder(id: params.orderId, reason: params.reason, actor: call.actor, interruption: call.interruption, completion: done)
             },
             read("orders.get", OrderParams.self, lanes: lanes, summary: "One order.", params: OrderParams.schema, result: Schemas.order) { params, token in
                 try service.order(id: params.orderId, interruption: token)
@@ -104,7 +111,7 @@ public enum ShopMethods {
     /// A store write, handed to the service's grouping writer; its completion ends the call.
     private static func write<Params: ValidatedParams, Output: Encodable & Sendable>(
         _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
-        _ body: @escaping @Sendable (Params, any ShopInterruption, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
+        _ body: @escaping @Sendable (Params, ShopCall, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
     ) -> MethodSpec {
         .callback(name, params: type, deadlineMs: defaultDeadlineMs, summary: summary,
                   paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
@@ -113,7 +120,7 @@ public enum ShopMethods {
             } catch {
                 return completion(.failure(error))
             }
-            body(params, ShopCallInterruption(context)) { result in completion(result.mapError { $0 }) }
+            body(params, ShopCall(context)) { result in completion(result.mapError { $0 }) }
         }
         .hinting(hints)
     }

@@ -73,6 +73,37 @@ final class ShopSessionTests: XCTestCase {
         }
     }
 
+    /// `orders.cancel` over the pipes: restocks once, answers a repeat (also after a restart) with
+    /// the same cancelled order, and an unknown order with NotFound.
+    func test_cancel_restocksOnce_repeatsAnswerTheSameOrder_alsoAfterARestart() throws {
+        try forEachDatabase { databasePath in
+            var server = try ServerProcess(["--db", databasePath])
+            let before = available(server, "SKU-0008")
+            _ = call(server, 1, "cart.add", ["cartId": "x1", "sku": "SKU-0008", "quantity": 4])
+            let order = try XCTUnwrap(call(server, 2, "orders.place", ["cartId": "x1", "idempotencyKey": "cancel-me"]).result)
+            let orderId = try XCTUnwrap(order["orderId"] as? String)
+            XCTAssertEqual(available(server, "SKU-0008"), before - 4)
+            let cancelled = try XCTUnwrap(call(server, 3, "orders.cancel", ["orderId": orderId, "reason": "customer", "_meta": ["actor": "ops:dana"]]).result)
+            XCTAssertEqual(cancelled["status"] as? String, "cancelled")
+            XCTAssertEqual(cancelled["cancelReason"] as? String, "customer")
+            XCTAssertNotNil(cancelled["cancelledAt"] as? String)
+            XCTAssertEqual(available(server, "SKU-0008"), before)
+            XCTAssertEqual(NSDictionary(dictionary: try XCTUnwrap(call(server, 4, "orders.cancel", ["orderId": orderId]).result)), NSDictionary(dictionary: cancelled))
+            server.closeInput()
+            XCTAssertEqual(server.waitForExit(), 0)
+
+            server = try ServerProcess(["--db", databasePath])
+            XCTAssertEqual(NSDictionary(dictionary: try XCTUnwrap(call(server, 5, "orders.cancel", ["orderId": orderId]).result)), NSDictionary(dictionary: cancelled))
+            XCTAssertEqual(NSDictionary(dictionary: try XCTUnwrap(call(server, 6, "orders.get", ["orderId": orderId]).result)), NSDictionary(dictionary: cancelled))
+            XCTAssertEqual(available(server, "SKU-0008"), before)
+            let unknown = call(server, 7, "orders.cancel", ["orderId": "ord_0000000000000000"])
+            XCTAssertEqual(unknown.errorCode, 1001)
+            XCTAssertEqual((unknown["error"] as? [String: Any]).flatMap { $0["data"] as? [String: Any] }?["entity"] as? String, "order")
+            server.closeInput()
+            XCTAssertEqual(server.waitForExit(), 0)
+        }
+    }
+
     func test_idempotentRetry_returnsTheSameOrder_withoutASecondDecrement_alsoAfterARestart() throws {
         try forEachDatabase { databasePath in
             var server = try ServerProcess(["--db", databasePath])

@@ -69,7 +69,7 @@ def test_listTools_oneToolPerMethod_withSchemasAnnotationsAndDeadlines():
             tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         assert set(tools) == {
             "catalog_list", "catalog_get", "catalog_search", "inventory_check", "cart_get", "cart_add",
-            "cart_remove", "cart_clear", "orders_place", "orders_get", "orders_list",
+            "cart_remove", "cart_clear", "orders_place", "orders_cancel", "orders_get", "orders_list",
         }
         for tool in tools.values():
             assert tool.input_schema["type"] == "object"
@@ -83,6 +83,8 @@ def test_listTools_oneToolPerMethod_withSchemasAnnotationsAndDeadlines():
         assert tools["cart_clear"].annotations.read_only_hint is False
         assert tools["cart_clear"].annotations.destructive_hint is True
         assert tools["orders_place"].annotations.idempotent_hint is True
+        cancel = tools["orders_cancel"].annotations
+        assert (cancel.read_only_hint, cancel.destructive_hint, cancel.idempotent_hint) == (False, True, True)
 
     run(test)
 
@@ -116,6 +118,9 @@ def test_everyTool_throughTheOfficialClient():
             assert again["orderId"] == order["orderId"]
             assert (await call("orders_get", {"orderId": order["orderId"]}))["totalCents"] == order["totalCents"]
             assert [o["orderId"] for o in (await call("orders_list", {"cartId": "m"}))["items"]] == [order["orderId"]]
+            cancelled = await call("orders_cancel", {"orderId": order["orderId"], "reason": "agent test"})
+            assert (cancelled["status"], cancelled["cancelReason"]) == ("cancelled", "agent test")
+            assert await call("orders_cancel", {"orderId": order["orderId"]}) == cancelled
             await call("cart_add", {"cartId": "m2", "sku": "SKU-0004", "quantity": 1})
             assert (await call("cart_clear", {"cartId": "m2"}))["lines"] == []
 

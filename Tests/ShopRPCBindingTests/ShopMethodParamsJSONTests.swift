@@ -84,5 +84,22 @@ final class ShopMethodParamsJSONTests: XCTestCase {
         assertAgreesWithDecodable(PlaceOrderParams.self, valid: [["cartId": "c1", "idempotencyKey": "k1"]])
         assertAgreesWithDecodable(OrderParams.self, valid: [["orderId": "ord-1"]])
         assertAgreesWithDecodable(OrdersListParams.self, valid: [["cartId": "c1", "cursor": "x", "limit": 3], [:]])
+        assertAgreesWithDecodable(CancelOrderParams.self, valid: [["orderId": "ord-1", "reason": "customer"], ["orderId": "ord-1"]])
+    }
+
+    /// Every range check of the cancel params is a -32602 naming its field.
+    func test_cancelParams_outOfRange_areInvalidParamsNamingTheField() {
+        func field(_ params: any ValidatedParams) -> String? {
+            do throws(RPCError) {
+                try params.validate()
+                return nil
+            } catch {
+                return error.data?["field"]?.stringValue
+            }
+        }
+        XCTAssertNil(field(CancelOrderParams(orderId: "o", reason: String(repeating: "x", count: 256))))
+        XCTAssertEqual(field(CancelOrderParams(orderId: "o", reason: String(repeating: "x", count: 257))), "reason")
+        XCTAssertEqual(field(CancelOrderParams(orderId: "o", reason: "")), "reason")
+        XCTAssertEqual(field(CancelOrderParams(orderId: "", reason: nil)), "orderId")
     }
 }

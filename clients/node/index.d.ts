@@ -35,9 +35,13 @@ export interface Order {
   lines: CartLine[];
   totalCents: number;
   currency: string;
-  status: 'placed';
+  status: 'placed' | 'cancelled';
   /** ISO 8601, UTC. */
   createdAt: string;
+  /** ISO 8601, UTC; present once the order is cancelled. */
+  cancelledAt?: string;
+  /** The reason its cancel gave, if any. */
+  cancelReason?: string;
 }
 
 export interface Page<T> {
@@ -106,6 +110,12 @@ export interface CallOptions {
    * `'callbackError'` (or on `console.error`), and the call and the connection carry on.
    */
   onProgress?: (progress: ProgressParams) => void;
+}
+
+/** Options of a call that changes stock. */
+export interface ActingCallOptions extends CallOptions {
+  /** Who the call is made for, sent as `params._meta.actor` (1…256 bytes) and recorded on the stock ledger's rows. */
+  actor?: string;
 }
 
 export interface ClientTuning {
@@ -220,7 +230,9 @@ export class ShopClient extends RPCClient {
   cartClear(cartId: string, options?: CallOptions): Promise<Cart>;
 
   /** Idempotent per key: a retry returns the same order. */
-  ordersPlace(cartId: string, idempotencyKey: string, options?: CallOptions): Promise<Order>;
+  ordersPlace(cartId: string, idempotencyKey: string, options?: ActingCallOptions): Promise<Order>;
+  /** Restocks every line; cancelling again resolves with the order as it is. `NotFoundError` for an unknown order. */
+  ordersCancel(orderId: string, cancel?: { reason?: string }, options?: ActingCallOptions): Promise<Order>;
   ordersGet(orderId: string, options?: CallOptions): Promise<Order>;
   /** Newest first. */
   ordersList(query?: { cartId?: string; cursor?: string; limit?: number }, options?: CallOptions): Promise<Page<Order>>;

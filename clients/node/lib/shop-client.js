@@ -5,6 +5,11 @@ import { RPCClient } from './rpc-client.js';
 import { locateServerBinary } from './server-binary.js';
 
 /** @typedef {import('./rpc-client.js').CallOptions} CallOptions */
+/**
+ * Options of a call that changes stock: `actor` names who it is made for (sent as
+ * `params._meta.actor`, 1…256 bytes) and is recorded on the stock ledger's rows.
+ * @typedef {CallOptions & { actor?: string }} ActingCallOptions
+ */
 
 /**
  * A client for shop-rpc. `ShopClient.spawn()` starts a server it owns; `new ShopClient({ readable,
@@ -138,14 +143,27 @@ export class ShopClient extends RPCClient {
 
   /**
    * Takes stock for every line, records the order and empties the cart in one transaction. The
-   * same `idempotencyKey` returns the same order, also after a restart, so a retry never charges
-   * twice.
+   * same `idempotencyKey` returns the same order (cancelled, if it was cancelled since), also after
+   * a restart, so a retry never charges twice.
    * @param {string} cartId
    * @param {string} idempotencyKey
-   * @param {CallOptions} [options]
+   * @param {ActingCallOptions} [options]
    */
   ordersPlace(cartId, idempotencyKey, options) {
-    return this.call('orders.place', { cartId, idempotencyKey }, options);
+    return this.call('orders.place', acting({ cartId, idempotencyKey }, options), options);
+  }
+
+  /**
+   * Puts every line back in stock and resolves with the order, `status: 'cancelled'`, with
+   * `cancelledAt` and `cancelReason` (when given). Cancelling a cancelled order resolves with it as
+   * it is and restocks nothing, so a retry is safe.
+   * @param {string} orderId
+   * @param {{ reason?: string }} [cancel] `reason` 1…256 bytes, kept on the order
+   * @param {ActingCallOptions} [options]
+   * @throws {NotFoundError} (rejects) for an unknown order
+   */
+  ordersCancel(orderId, { reason } = {}, options) {
+    return this.call('orders.cancel', acting(definedMembers({ orderId, reason }), options), options);
   }
 
   /**
@@ -164,6 +182,11 @@ export class ShopClient extends RPCClient {
   ordersList({ cartId, cursor, limit } = {}, options) {
     return this.call('orders.list', definedMembers({ cartId, cursor, limit }), options);
   }
+}
+
+/** `params` with `_meta.actor` when `options.actor` is set (the client adds its own `_meta` members). */
+function acting(params, options) {
+  return options?.actor === undefined ? params : { ...params, _meta: { actor: options.actor } };
 }
 
 /** Drops members whose value is `undefined`, so optional params are omitted, not sent as null. */

@@ -264,3 +264,31 @@ test('example_session_runsToCompletionAndExits', async () => {
   });
   assert.match(stdout, /placed order/i);
 });
+
+test('ordersCancel_restocks_isIdempotent_recordsTheActor_andUnknownOrdersAreNotFound', async () => {
+  await withServer([], async (client) => {
+    const level = async () => (await client.inventoryCheck(['SKU-0002'])).levels[0].available;
+    const before = await level();
+    await client.cartAdd('n1', 'SKU-0002', 3);
+    const order = await client.ordersPlace('n1', 'node-key-1', { actor: 'node-tester' });
+    assert.equal(await level(), before - 3);
+    const cancelled = await client.ordersCancel(order.orderId, { reason: 'duplicate order' }, { actor: 'node-tester' });
+    assert.equal(cancelled.status, 'cancelled');
+    assert.equal(cancelled.cancelReason, 'duplicate order');
+    assert.ok(cancelled.cancelledAt >= order.createdAt);
+    assert.deepEqual(cancelled.lines, order.lines);
+    assert.equal(await level(), before);
+    assert.deepEqual(await client.ordersCancel(order.orderId), cancelled, 'a second cancel returns the order as it is');
+    assert.equal(await level(), before);
+    await assert.rejects(client.ordersCancel('ord_0000000000000000'), (error) => {
+      assert.ok(error instanceof NotFoundError, `got ${error.constructor.name}`);
+      assert.equal(error.entity, 'order');
+      return true;
+    });
+    await assert.rejects(client.ordersCancel(order.orderId, {}, { actor: '' }), (error) => {
+      assert.ok(error instanceof InvalidParamsError, `got ${error.constructor.name}`);
+      assert.equal(error.field, '_meta.actor');
+      return true;
+    });
+  });
+});

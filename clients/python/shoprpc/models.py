@@ -69,9 +69,7 @@ class Cart(TypedDict):
     currency: str
 
 
-class Order(TypedDict):
-    """A placed order; ``createdAt`` is ISO 8601 UTC and ``status`` is ``"placed"``."""
-
+class _OrderRequired(TypedDict):
     orderId: str
     cartId: str
     lines: List[CartLine]
@@ -79,6 +77,14 @@ class Order(TypedDict):
     currency: str
     status: str
     createdAt: str
+
+
+class Order(_OrderRequired, total=False):
+    """An order; ``createdAt`` is ISO 8601 UTC and ``status`` is ``"placed"`` or ``"cancelled"``. A
+    cancelled order has ``cancelledAt`` (ISO 8601 UTC) and, when the cancel gave one, ``cancelReason``."""
+
+    cancelledAt: str
+    cancelReason: str
 
 
 class _OrderPageItems(TypedDict):

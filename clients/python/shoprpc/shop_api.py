@@ -3,7 +3,8 @@
 Every method takes keyword-only ``timeout`` (seconds: sent as ``_meta.deadlineMs`` and enforced locally)
 and ``progress`` (a callback receiving ``notifications/progress`` params), and returns a plain dict of
 the documented shape or raises a typed :class:`~shoprpc.errors.RPCError`. Optional arguments left as
-``None`` are not sent, so the server's defaults apply.
+``None`` are not sent, so the server's defaults apply. Methods that change stock also take ``actor``:
+who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's rows.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ __all__ = ["ShopMethods", "AsyncShopMethods"]
 def _present(**members: Any) -> Dict[str, Any]:
     """The members that are not ``None``."""
     return {name: value for name, value in members.items() if value is not None}
+
+
+def _acting(params: Dict[str, Any], actor: Optional[str]) -> Dict[str, Any]:
+    """``params`` carrying ``_meta.actor`` when ``actor`` is given (the client merges its own ``_meta``)."""
+    return {**params, "_meta": {"actor": actor}} if actor is not None else params
 
 
 class ShopMethods:
@@ -102,17 +108,29 @@ class ShopMethods:
         """``cart.clear``: empties the cart and returns it."""
         return cast(Cart, self.call("cart.clear", {"cartId": cart_id}, timeout, progress=progress))
 
-    def orders_place(self, cart_id: str, idempotency_key: str, *, timeout: Optional[float] = None,
-                     progress: Optional[ProgressCallback] = None) -> Order:
+    def orders_place(self, cart_id: str, idempotency_key: str, *, actor: Optional[str] = None,
+                     timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> Order:
         """``orders.place``: takes stock for every line, records the order and empties the cart, atomically.
 
         Returns ``{orderId, cartId, lines, totalCents, currency, status: "placed", createdAt}``. Retrying
-        with the same ``idempotency_key`` returns the same order (no second charge), so it is safe to
-        retry after a timeout or a lost connection. Raises :class:`~shoprpc.CartEmptyError`,
-        :class:`~shoprpc.OutOfStockError`, :class:`~shoprpc.IdempotencyConflictError`.
+        with the same ``idempotency_key`` returns the same order (no second charge; cancelled, if it was
+        cancelled since), so it is safe to retry after a timeout or a lost connection. Raises
+        :class:`~shoprpc.CartEmptyError`, :class:`~shoprpc.OutOfStockError`,
+        :class:`~shoprpc.IdempotencyConflictError`.
         """
-        params = {"cartId": cart_id, "idempotencyKey": idempotency_key}
+        params = _acting({"cartId": cart_id, "idempotencyKey": idempotency_key}, actor)
         return cast(Order, self.call("orders.place", params, timeout, progress=progress))
+
+    def orders_cancel(self, order_id: str, reason: Optional[str] = None, *, actor: Optional[str] = None,
+                      timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> Order:
+        """``orders.cancel``: puts every line back in stock and returns the order with ``status:
+        "cancelled"``, ``cancelledAt`` and ``cancelReason`` (``reason``, 1..256 bytes, when given).
+
+        Cancelling a cancelled order returns it as it is and restocks nothing, so it is safe to retry.
+        Raises :class:`~shoprpc.NotFoundError` for an unknown order.
+        """
+        params = _acting(_present(orderId=order_id, reason=reason), actor)
+        return cast(Order, self.call("orders.cancel", params, timeout, progress=progress))
 
     def orders_get(self, order_id: str, *, timeout: Optional[float] = None,
                    progress: Optional[ProgressCallback] = None) -> Order:
@@ -189,11 +207,17 @@ class AsyncShopMethods:
         """See :meth:`ShopMethods.cart_clear`."""
         return cast(Cart, await self.call("cart.clear", {"cartId": cart_id}, timeout, progress=progress))
 
-    async def orders_place(self, cart_id: str, idempotency_key: str, *, timeout: Optional[float] = None,
-                           progress: Optional[ProgressCallback] = None) -> Order:
+    async def orders_place(self, cart_id: str, idempotency_key: str, *, actor: Optional[str] = None,
+                           timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> Order:
         """See :meth:`ShopMethods.orders_place`."""
-        params = {"cartId": cart_id, "idempotencyKey": idempotency_key}
+        params = _acting({"cartId": cart_id, "idempotencyKey": idempotency_key}, actor)
         return cast(Order, await self.call("orders.place", params, timeout, progress=progress))
+
+    async def orders_cancel(self, order_id: str, reason: Optional[str] = None, *, actor: Optional[str] = None,
+                            timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> Order:
+        """See :meth:`ShopMethods.orders_cancel`."""
+        params = _acting(_present(orderId=order_id, reason=reason), actor)
+        return cast(Order, await self.call("orders.cancel", params, timeout, progress=progress))
 
     async def orders_get(self, order_id: str, *, timeout: Optional[float] = None,
                          progress: Optional[ProgressCallback] = None) -> Order:

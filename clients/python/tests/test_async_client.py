@@ -43,6 +43,9 @@ async def test_shopSession_browseAddPlaceOrder(server_binary: str) -> None:
         order = await shop.orders_place("a1", "async-key")
         assert (await shop.orders_get(order["orderId"]))["totalCents"] == order["totalCents"]
         assert (await shop.orders_list(cart_id="a1"))["items"][0]["orderId"] == order["orderId"]
+        cancelled = await shop.orders_cancel(order["orderId"], actor="async-tester")
+        assert cancelled["status"] == "cancelled" and "cancelReason" not in cancelled
+        assert await shop.orders_cancel(order["orderId"], "again") == cancelled
         assert (await shop.cart_clear("a1"))["lines"] == []
         with pytest.raises(NotFoundError):
             await shop.catalog_get("SKU-NOPE")

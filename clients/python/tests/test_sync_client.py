@@ -66,6 +66,26 @@ def test_shopSession_browseAddPlaceOrder_returnsDocumentedShapes(spawn) -> None:
     assert shop.cart_clear("c2")["lines"] == []
 
 
+def test_ordersCancel_restocks_isIdempotent_andUnknownOrdersAreNotFound(spawn) -> None:
+    shop = spawn()
+    before = shop.inventory_check(["SKU-0002"])["levels"][0]["available"]
+    shop.cart_add("c1", "SKU-0002", 2)
+    order = shop.orders_place("c1", "key-1", actor="tester")
+    cancelled = shop.orders_cancel(order["orderId"], "changed my mind", actor="tester")
+    assert cancelled["status"] == "cancelled" and cancelled["cancelReason"] == "changed my mind"
+    assert cancelled["cancelledAt"] >= order["createdAt"] and cancelled["lines"] == order["lines"]
+    assert shop.inventory_check(["SKU-0002"])["levels"][0]["available"] == before
+    assert shop.orders_cancel(order["orderId"]) == cancelled, "a second cancel returns the order as it is"
+    assert shop.inventory_check(["SKU-0002"])["levels"][0]["available"] == before
+    assert shop.orders_get(order["orderId"]) == cancelled
+    with pytest.raises(NotFoundError) as unknown:
+        shop.orders_cancel("ord_0000000000000000")
+    assert (unknown.value.entity, unknown.value.id) == ("order", "ord_0000000000000000")
+    with pytest.raises(InvalidParamsError) as bad_actor:
+        shop.orders_cancel(order["orderId"], actor="")
+    assert bad_actor.value.field == "_meta.actor"
+
+
 def test_errors_areTypedByDataType_withTheirDataAsAttributes(spawn) -> None:
     shop = spawn()
     with pytest.raises(NotFoundError) as not_found:
