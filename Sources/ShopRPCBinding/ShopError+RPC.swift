@@ -48,8 +48,8 @@ extension ShopError: RPCErrorConvertible {
         case .storage: 1008
         case .inventoryUnavailable, .inventoryCircuitOpen: 1009
         case .inventoryShed: -32001
-        case .stockOutOfRange: 1010
-        case .stockMismatch: 1011
+        case .stockOutOfRange: 1011
+        case .stockMismatch: 1012
         }
     }
 

@@ -14,8 +14,8 @@ final class ShopErrorTests: XCTestCase {
             (.invalidCursor("z"), 1006, "InvalidCursor"),
             (.interrupted, 1007, "Interrupted"),
             (.storage("disk"), 1008, "StorageError"),
-            (.stockOutOfRange(sku: "x", available: 2, delta: -3, max: 9), 1010, "StockOutOfRange"),
-            (.stockMismatch(sku: "x", expected: 4, available: 5), 1011, "StockMismatch"),
+            (.stockOutOfRange(sku: "x", available: 2, delta: -3, max: 9), 1011, "StockOutOfRange"),
+            (.stockMismatch(sku: "x", expected: 4, available: 5), 1012, "StockMismatch"),
         ]
         for (error, code, type) in errors {
             XCTAssertEqual(error.code, code)

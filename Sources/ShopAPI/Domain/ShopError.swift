@@ -42,9 +42,9 @@ public enum ShopError: Error, Sendable, Equatable {
     case inventoryShed(detail: String)
     /// A stock change would leave `sku`'s level outside `0...max` (below zero, above
     /// `ShopLimits.maxStock`): `available` is the level it found, `delta` the change asked.
-    /// Nothing changed. Code 1010, `StockOutOfRange`.
+    /// Nothing changed. Code 1011, `StockOutOfRange`.
     case stockOutOfRange(sku: String, available: Int, delta: Int, max: Int)
     /// A compare-and-set (`admin.stock.set` with `expected`) found `available`, not `expected`.
-    /// Nothing changed. Code 1011, `StockMismatch`.
+    /// Nothing changed. Code 1012, `StockMismatch`.
     case stockMismatch(sku: String, expected: Int, available: Int)
 }
