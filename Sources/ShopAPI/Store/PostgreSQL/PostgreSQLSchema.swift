@@ -129,9 +129,10 @@ enum PostgreSQLSchema {
     private static let cancellationAndLedger = """
         ALTER TABLE orders ADD COLUMN cancelled_at TEXT, ADD COLUMN cancel_reason TEXT;
 
-        -- seq is ledger order; for one SKU it is the order its changes were made in (a change
-        -- holds the SKU's stock row lock from its UPDATE through its commit, and takes its seq
-        -- in between).
+        -- Written on every order line, read in seq order (export): no other index, which would
+        -- cost every order (about 0.03 ms of the server's CPU each). seq is ledger order; for one
+        -- SKU it is the order its changes were made in (a change holds the SKU's stock row lock
+        -- from its UPDATE through its commit, and takes its seq in between).
         CREATE TABLE stock_ledger (
             seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             at TEXT NOT NULL,
@@ -143,6 +144,5 @@ enum PostgreSQLSchema {
             source TEXT,
             actor TEXT
         );
-        CREATE INDEX stock_ledger_by_sku ON stock_ledger (sku, seq);
         """
 }

@@ -109,7 +109,9 @@ enum SQLiteSchema {
         ALTER TABLE orders ADD COLUMN cancelled_at TEXT;
         ALTER TABLE orders ADD COLUMN cancel_reason TEXT;
 
-        -- seq is ledger order; for one SKU it is the order its changes were made in.
+        -- Written on every order line, read in seq order (export): no other index, which would
+        -- cost every order. seq is ledger order; for one SKU it is the order its changes were
+        -- made in (writes are serialised).
         CREATE TABLE stock_ledger (
             seq INTEGER PRIMARY KEY,
             at TEXT NOT NULL,
@@ -121,6 +123,5 @@ enum SQLiteSchema {
             source TEXT,
             actor TEXT
         );
-        CREATE INDEX stock_ledger_by_sku ON stock_ledger (sku, seq);
         """
 }
