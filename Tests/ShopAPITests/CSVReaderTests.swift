@@ -80,6 +80,16 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(records[1].error, .recordTooLong(limit: 50))
     }
 
+    func test_recordTooLong_isCutAtTheLimit_howeverTheInputIsCut() {
+        // FuzzCSVReader's regression-record-too-long-cut-by-chunking: the record was cut where the
+        // chunk ended, so its fields depended on the chunking.
+        let bytes = Array("sku\n\(String(repeating: "x", count: 80))\n".utf8)
+        let whole = readCSVRecords(bytes, maxRecordBytes: 64)
+        XCTAssertEqual(whole.last?.fields, [String(repeating: "x", count: 64)])
+        XCTAssertEqual(readCSVRecords(bytes, chunkSizes: [1], maxRecordBytes: 64), whole)
+        XCTAssertEqual(readCSVRecords(bytes, chunkSizes: [7, 30], maxRecordBytes: 64), whole)
+    }
+
     func test_tinyReadBuffer_givesTheSameRecords() {
         let text = Array("a,\"b\"\"c\",d\r\n\"x\ny\",z,\"\"\n".utf8)
         XCTAssertEqual(readCSVRecords(text, bufferSize: 4), readCSVRecords(text))

@@ -12,13 +12,6 @@ public struct CSVFields: Sendable {
         ends.reserveCapacity(16)
     }
 
-    public init(_ fields: [String]) {
-        for field in fields {
-            bytes.append(contentsOf: field.utf8)
-            ends.append(bytes.count)
-        }
-    }
-
     public var count: Int { ends.count }
 
     /// The number of bytes in field `index`.

@@ -155,6 +155,9 @@ struct CSVScanner {
     private mutating func append(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         fields.bytes.append(contentsOf: UnsafeBufferPointer(start: pointer, count: count))
         guard fields.bytes.count > maxRecordBytes else { return false }
+        // Cut at the limit itself, not where this chunk happened to end, so the record is the same
+        // however the input was cut.
+        fields.bytes.removeLast(fields.bytes.count - maxRecordBytes)
         error = .recordTooLong(limit: maxRecordBytes)
         endField()
         state = .recordStart
