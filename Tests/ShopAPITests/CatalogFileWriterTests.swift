@@ -47,6 +47,18 @@ final class CatalogFileWriterTests: XCTestCase {
         XCTAssertEqual(readCSVRecords(csv).map(\.fields), [["sku"], [""], [""]])
     }
 
+    func test_csv_aFieldStartingWithU_FEFF_isQuoted_soItIsNotTakenForAByteOrderMark() {
+        // FuzzCSVReader's regression-leading-byte-order-mark-in-first-field: written unquoted as
+        // the first field of a file, it read back without its first character.
+        let csv = written(.csv, columns: ["\u{feff}sku", "b"]) { writer in
+            try writer.write("\u{feff}x")
+            try writer.write("y\u{feff}")
+            try writer.endRecord()
+        }
+        XCTAssertEqual(csv, "\"\u{feff}sku\",b\n\"\u{feff}x\",y\u{feff}\n")
+        XCTAssertEqual(readCSVRecords(csv).map(\.fields), [["\u{feff}sku", "b"], ["\u{feff}x", "y\u{feff}"]])
+    }
+
     func test_csv_headerIsWrittenWithoutRecords() {
         XCTAssertEqual(written(.csv, columns: ["sku", "available"]) { _ in }, "sku,available\n")
         XCTAssertEqual(written(.ndjson, columns: ["sku", "available"]) { _ in }, "")

@@ -5,7 +5,8 @@
 /// - CSV (RFC 4180): a header row of the column names first (written even if no record follows),
 ///   fields separated by commas, every record (the header too) ended by LF. A field is quoted
 ///   only when it must be: when it holds a comma, a quote, CR or LF (quotes inside are doubled),
-///   and when it is the only field of its record and empty (so the record is not a blank line).
+///   when it is the only field of its record and empty (so the record is not a blank line), and
+///   when it starts with U+FEFF (so it is not taken for a byte order mark).
 /// - NDJSON: each record one JSON object on one line, members in column order, strings escaped
 ///   as JSON requires (`"`, `\` and control characters; everything else as UTF-8), integers as
 ///   digits; a null field is left out of the object.
