@@ -79,6 +79,22 @@ final class CatalogNDJSONFileTests: XCTestCase {
         ])
     }
 
+    func test_memberGivenTwice_isAnError() {
+        // JSONDecoder's container shows a repeated member once; the reader counts the members itself.
+        let errors = readCatalog(#"{"sku":"A","stock":1,"stock":2}"# + "\n" + #"{"sku":"B","x":1,"x":2}"#, format: .ndjson).errors
+        XCTAssertEqual(errorLines(errors), [
+            "1: line: a member is given twice",
+            "2: line: unknown member \"x\"; the members are sku, name, description, category, priceCents, currency, stock",
+            "2: line: a member is given twice",
+        ])
+    }
+
+    func test_colonsBracesAndEscapedQuotesInsideStrings_areNotMembers() {
+        let (rows, errors) = readCatalog(#"{"sku":"a:b{[","name":"x\":y}","description":"\\","stock":0}"#, format: .ndjson)
+        XCTAssertTrue(errors.isEmpty, "\(errors)")
+        XCTAssertEqual(rows, [CatalogRow(line: 1, sku: "a:b{[", name: "x\":y}", description: "\\", stock: 0)])
+    }
+
     func test_trailingCommaInAnObject_isAccepted_asJSONDecoderDoes() {
         let (rows, errors) = readCatalog(#"{"sku":"A","stock":1,}"#, format: .ndjson)
         XCTAssertTrue(errors.isEmpty)

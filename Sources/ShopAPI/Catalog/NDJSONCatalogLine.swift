@@ -1,9 +1,9 @@
 import FoundationEssentials
 
-/// One NDJSON line of a catalog file as FoundationEssentials' `JSONDecoder` reads it: the members
-/// it gives, by column, and what is wrong with each member that is not of its column's type. The
-/// line must be a JSON object (decoding throws otherwise); the values' rules are checked after, by
-/// the reader. A value type.
+/// One NDJSON line of a catalog file as FoundationEssentials' `JSONDecoder` reads it: the columns
+/// it gives, and what is wrong with each that is not of its column's type. The line must be a
+/// JSON object (decoding throws otherwise). Members that are not columns are found by the reader
+/// (`JSONMemberCount`, `OtherMembers`); the values' rules are checked by the reader too. A value type.
 struct NDJSONCatalogLine: Decodable {
     enum Value {
         case text(String)
@@ -11,10 +11,12 @@ struct NDJSONCatalogLine: Decodable {
     }
 
     private(set) var values: [(CatalogColumn, Value)] = []
-    /// (field, message) for each member that is unknown or of the wrong type, in column order.
+    /// (field, message) for each member of the wrong type, in column order.
     private(set) var problems: [(String, String)] = []
+    /// How many of the object's members are columns (whether or not of the right type).
+    private(set) var columnsFound = 0
 
-    private struct MemberKey: CodingKey {
+    struct MemberKey: CodingKey {
         let stringValue: String
         init(stringValue: String) { self.stringValue = stringValue }
         var intValue: Int? { nil }
@@ -25,28 +27,37 @@ struct NDJSONCatalogLine: Decodable {
         let object = try decoder.container(keyedBy: MemberKey.self)
         for column in CatalogColumn.allCases {
             let key = MemberKey(stringValue: column.rawValue)
-            guard object.contains(key) else { continue }
             switch column {
             case .priceCents, .stock:
-                if let value = try? object.decode(Int.self, forKey: key) {
+                if let value = try? object.decodeIfPresent(Int.self, forKey: key) {
                     values.append((column, .integer(value)))
-                } else {
+                } else if object.contains(key) {
                     problems.append((column.rawValue, Self.notAnInteger(object, key)))
+                } else {
+                    continue
                 }
             case .sku, .name, .description, .category, .currency:
-                if let value = try? object.decode(String.self, forKey: key) {
+                if let value = try? object.decodeIfPresent(String.self, forKey: key) {
                     values.append((column, .text(value)))
-                } else {
+                } else if object.contains(key) {
                     let isNull = (try? object.decodeNil(forKey: key)) == true
                     problems.append((column.rawValue, isNull ? "null; leave the member out to keep the value" : "not a string"))
+                } else {
+                    continue
                 }
             }
+            columnsFound += 1
         }
-        let unknown = object.allKeys.map(\.stringValue).filter { CatalogColumn(rawValue: $0) == nil }.sorted()
-        for name in unknown {
-            var message = "unknown member \(CatalogFieldRules.quoted(name))"
-            if let near = CatalogColumn.caseInsensitiveMatch(name) { message += " (did you mean \(near.rawValue)?)" }
-            problems.append(("line", message + "; the members are \(CatalogColumn.acceptedList)"))
+    }
+
+    /// The members of a line that are not columns, by name, sorted; decoded only for a line whose
+    /// member count says it has some (or a member given twice).
+    struct OtherMembers: Decodable {
+        let names: [String]
+
+        init(from decoder: any Decoder) throws {
+            let object = try decoder.container(keyedBy: MemberKey.self)
+            names = object.allKeys.map(\.stringValue).filter { CatalogColumn(rawValue: $0) == nil }.sorted()
         }
     }
 

@@ -52,6 +52,18 @@ struct NDJSONCatalogReader<Source: ByteSource> {
         for (field, message) in decoded.problems {
             errors.append(line: line, field: field, message: message)
         }
+        let memberCount = lines.bytes.withUnsafeBufferPointer { JSONMemberCount.topLevelMembers($0) }
+        if memberCount != decoded.columnsFound {
+            let others = (try? decoder.decode(NDJSONCatalogLine.OtherMembers.self, from: Data(lines.bytes)))?.names ?? []
+            for name in others {
+                var message = "unknown member \(CatalogFieldRules.quoted(name))"
+                if let near = CatalogColumn.caseInsensitiveMatch(name) { message += " (did you mean \(near.rawValue)?)" }
+                errors.append(line: line, field: "line", message: message + "; the members are \(CatalogColumn.acceptedList)")
+            }
+            if memberCount > decoded.columnsFound + others.count {
+                errors.append(line: line, field: "line", message: "a member is given twice")
+            }
+        }
         var row = CatalogRow(line: line, sku: "")
         var hasSKU = false
         for (column, value) in decoded.values {
