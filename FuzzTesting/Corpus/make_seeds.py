@@ -118,3 +118,10 @@ CSV = [
 for number, stream in enumerate(CSV):
     for limit in (0, 1, 2):
         write("FuzzCSVReader", bytes([number * 31 % 256, limit]) + stream)
+NDJSON = [
+    b'{"sku":"A","name":"Mug \\"Big\\"","description":"","category":"kitchen","priceCents":1250,"currency":"USD","stock":7}\n\n{"stock":3,"sku":"B"}\r\n',
+    b'{"sku":"a:b{[","name":"x\\":y}"}\n{"sku":"C","x":1,"x":2}\n{"sku":"D","stock":1,"stock":2}\n[1]\n{"sku":"E",}\n',
+    b'{"sku":"F","priceCents":12.5}\n{"sku":"G","stock":1e2}\n{"sku":"H","name":null}\n{"sku":"\\u00e9\\u0000"}\n',
+]
+for number, stream in enumerate(NDJSON):
+    write("FuzzCSVReader", bytes([number * 17 % 256, 2]) + stream)

@@ -1,14 +1,15 @@
 import FuzzSupport
 @testable import ShopAPI  // CSVFieldEncoding (the writer's quoting) is internal
 
-/// libFuzzer entry for `CSVReader` and the catalog CSV reader on top of it.
+/// libFuzzer entry for `CSVReader`, and for the catalog readers (CSV and NDJSON) and writer.
 ///
 /// Input layout: byte 0 seeds the chunk sizes, byte 1 chooses the record limit (64 bytes, 4 KiB or
 /// the default 1 MiB); the rest is the file. Oracle: no trap or hang; the same records (fields,
 /// first line, syntax error) read all at once, byte by byte and in random chunks; every good
 /// record with valid UTF-8 fields, written again with the CSV writer's quoting and read back,
-/// gives the same fields; `CatalogFileReader` gives the same rows and errors however the file
-/// is cut, and a row's line is never past the file's last line.
+/// gives the same fields; `CatalogFileReader`, as CSV and as NDJSON, gives the same rows and
+/// errors however the file is cut, never a line past the file's last; its good rows written by
+/// `CatalogProductWriter` read back unchanged (NDJSON always, CSV when every field is given).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCSVReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
@@ -29,14 +30,40 @@ public func fuzzCSVReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     checkRoundTrip(whole)
 
-    let catalogWhole = catalog(file, chunkSizes: [])
-    let catalogChunked = catalog(file, chunkSizes: chunks)
-    fuzzCheck(catalogChunked.rows == catalogWhole.rows && catalogChunked.errors == catalogWhole.errors,
-              "the catalog reader's rows or errors depend on the chunking \(chunks)")
-    for row in catalogWhole.rows {
-        fuzzCheck(row.line >= 2 && row.line <= lastLine, "row on line \(row.line) of \(lastLine)")
+    for format in CatalogFileFormat.allCases {
+        let catalogWhole = catalog(file, format: format, chunkSizes: [])
+        let catalogChunked = catalog(file, format: format, chunkSizes: chunks)
+        fuzzCheck(catalogChunked.rows == catalogWhole.rows && catalogChunked.errors == catalogWhole.errors,
+                  "the \(format) catalog reader's rows or errors depend on the chunking \(chunks)")
+        for row in catalogWhole.rows {
+            fuzzCheck(row.line >= 1 && row.line <= lastLine, "row on line \(row.line) of \(lastLine)")
+        }
+        checkCatalogRoundTrip(catalogWhole.rows)
     }
     return 0
+}
+
+/// Good rows written by `CatalogProductWriter` read back as the same rows: as NDJSON always (a
+/// field the row does not give is left out), as CSV when every row gives every field.
+private func checkCatalogRoundTrip(_ rows: [CatalogRow]) {
+    let complete = rows.allSatisfy { row in
+        row.name != nil && row.description != nil && row.category != nil && row.priceCents != nil && row.currency != nil && row.stock != nil
+    }
+    for format in CatalogFileFormat.allCases where format == .ndjson || complete {
+        var writer = CatalogProductWriter(format: format, sink: MemorySink())
+        for row in rows { try! writer.write(row) }
+        try! writer.finish()
+        let reread = catalog(writer.sink.bytes, format: format, chunkSizes: [])
+        fuzzCheck(reread.errors.isEmpty, "\(format) export of good rows reads back with errors: \(reread.errors.report(file: "-"))")
+        let same = reread.rows.count == rows.count && zip(reread.rows, rows).allSatisfy { got, wrote in
+            var got = got
+            got.line = wrote.line
+            return got == wrote && Array(got.sku.utf8) == Array(wrote.sku.utf8) && got.name.map { Array($0.utf8) } == wrote.name.map { Array($0.utf8) }
+                && got.description.map { Array($0.utf8) } == wrote.description.map { Array($0.utf8) }
+                && got.category.map { Array($0.utf8) } == wrote.category.map { Array($0.utf8) }
+        }
+        fuzzCheck(same, "\(format) export then import changed the rows: wrote \(rows), read \(reread.rows)")
+    }
 }
 
 private struct Record: Equatable, CustomStringConvertible {
@@ -82,8 +109,8 @@ private func checkRoundTrip(_ read: [Record]) {
               "write then read changed the records: wrote \(expected.count), read back \(reread)")
 }
 
-private func catalog(_ file: [UInt8], chunkSizes: [Int]) -> (rows: [CatalogRow], errors: CatalogFileErrors) {
-    var reader = CatalogFileReader(format: .csv, source: MemorySource(file, chunkSizes: chunkSizes))
+private func catalog(_ file: [UInt8], format: CatalogFileFormat, chunkSizes: [Int]) -> (rows: [CatalogRow], errors: CatalogFileErrors) {
+    var reader = CatalogFileReader(format: format, source: MemorySource(file, chunkSizes: chunkSizes))
     var rows: [CatalogRow] = []
     while let row = try? reader.next() { rows.append(row) }
     return (rows, reader.errors)
