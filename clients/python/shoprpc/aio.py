@@ -119,13 +119,22 @@ class AsyncShopClient(AsyncShopMethods):
         ``$/cancelRequest`` for the call and raises :class:`asyncio.CancelledError` as usual.
         """
         record, message = self._register(method, params, timeout, progress)
-        await self._send([record], encode_message(message))
-        return await self._outcome(record)
+        if self._write([record], encode_message(message)):
+            await self._drain([record])
+        try:  # _outcome, written out: one coroutine less per call
+            return await record.future
+        except asyncio.CancelledError:
+            self._abandon(record)
+            raise
+        finally:
+            if record.timer is not None:
+                record.timer.cancel()
 
     async def notify(self, method: str, params: Params = None) -> None:
         """Sends a notification (no id, never answered)."""
         self._raise_if_unusable()
-        await self._send([], encode_message(notification(method, params)))
+        if self._write([], encode_message(notification(method, params))):
+            await self._drain([])
 
     async def batch(self, calls: Sequence[Tuple[str, Params]], timeout: Optional[float] = None) -> List[Any]:
         """Sends ``calls`` as one JSON-RPC batch; returns results and exceptions in order (see
@@ -143,7 +152,8 @@ class AsyncShopClient(AsyncShopMethods):
             raise
         if not records:
             return []
-        await self._send(records, encode_message(messages))
+        if self._write(records, encode_message(messages)):
+            await self._drain(records)
         outcomes = await asyncio.gather(*(self._outcome(record) for record in records), return_exceptions=True)
         for outcome in outcomes:
             if isinstance(outcome, asyncio.CancelledError):
@@ -220,16 +230,31 @@ class AsyncShopClient(AsyncShopMethods):
             record.timer = self._loop.call_at(record.expiry, self._expire, record)
         return record, message
 
-    async def _send(self, records: List[CallRecord], data: bytes) -> None:
-        """Writes one whole message (synchronously: messages never interleave), then waits while the
-        server's input is full. A call whose request cannot be written is forgotten; one cancelled while
-        waiting for the pipe is cancelled on the server too (its request may be in the pipe)."""
+    def _write(self, records: List[CallRecord], data: bytes) -> bool:
+        """Writes one whole message, synchronously (messages never interleave). Returns whether the
+        server's input is full, so that the caller awaits :meth:`_drain` before going on. A call whose
+        request cannot be written is forgotten."""
         output = self._output
         assert output is not None
         try:
             output.write(data)
-            if output.must_drain():
-                await output.drain()
+        except (OSError, RuntimeError) as error:
+            for record in records:
+                self._forget(record)
+            raise self._table.unusable_error(f"writing to the server failed: {error}") from error
+        except BaseException:
+            for record in records:
+                self._forget(record)
+            raise
+        return output.must_drain()
+
+    async def _drain(self, records: List[CallRecord]) -> None:
+        """Waits while the server's input is full; a call cancelled meanwhile is cancelled on the server
+        too (its request may already be in the pipe)."""
+        output = self._output
+        assert output is not None
+        try:
+            await output.drain()
         except asyncio.CancelledError:
             for record in records:
                 self._abandon(record)
