@@ -119,7 +119,7 @@ class AsyncShopClient(AsyncShopMethods):
         ``$/cancelRequest`` for the call and raises :class:`asyncio.CancelledError` as usual.
         """
         record, message = self._register(method, params, timeout, progress)
-        if self._write([record], encode_message(message)):
+        if self._write([record], message):
             await self._drain([record])
         try:  # _outcome, written out: one coroutine less per call
             return await record.future
@@ -133,7 +133,7 @@ class AsyncShopClient(AsyncShopMethods):
     async def notify(self, method: str, params: Params = None) -> None:
         """Sends a notification (no id, never answered)."""
         self._raise_if_unusable()
-        if self._write([], encode_message(notification(method, params))):
+        if self._write([], notification(method, params)):
             await self._drain([])
 
     async def batch(self, calls: Sequence[Tuple[str, Params]], timeout: Optional[float] = None) -> List[Any]:
@@ -152,7 +152,7 @@ class AsyncShopClient(AsyncShopMethods):
             raise
         if not records:
             return []
-        if self._write(records, encode_message(messages)):
+        if self._write(records, messages):
             await self._drain(records)
         outcomes = await asyncio.gather(*(self._outcome(record) for record in records), return_exceptions=True)
         for outcome in outcomes:
@@ -230,14 +230,14 @@ class AsyncShopClient(AsyncShopMethods):
             record.timer = self._loop.call_at(record.expiry, self._expire, record)
         return record, message
 
-    def _write(self, records: List[CallRecord], data: bytes) -> bool:
+    def _write(self, records: List[CallRecord], message: Any) -> bool:
         """Writes one whole message, synchronously (messages never interleave). Returns whether the
         server's input is full, so that the caller awaits :meth:`_drain` before going on. A call whose
-        request cannot be written is forgotten."""
+        request cannot be encoded or written is forgotten."""
         output = self._output
         assert output is not None
         try:
-            output.write(data)
+            output.write(encode_message(message))
         except (OSError, RuntimeError) as error:
             for record in records:
                 self._forget(record)

@@ -224,3 +224,12 @@ async def test_spawned_stderrPipe_isTheProcessStderrStream(server_binary: str) -
         assert await shop.ping() == {}
     assert shop.process is not None and shop.process.stderr is not None
     assert b"serving on stdin/stdout" in await asyncio.wait_for(shop.process.stderr.read(), PROMPT)
+
+
+@run_async
+async def test_paramsThatCannotBeEncoded_raiseAndLeaveNothingPending(server_binary: str) -> None:
+    async with spawn(server_binary) as shop:
+        with pytest.raises(TypeError):
+            await shop.call("catalog.get", {"sku": object()}, timeout=5)
+        assert shop._table.futures() == [], "the call was unregistered"
+        assert await shop.ping() == {}
