@@ -37,7 +37,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Dict, List
+from typing import Any, Awaitable, Callable, Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "clients" / "python"))
 
@@ -87,9 +87,10 @@ def serve(call: Callable[[], Any], pipelined: Callable[[int, int], float], warmu
             answer(pipelined(int(words[1]), int(words[2])))
 
 
-async def serve_async(call: Callable[[], Awaitable[Any]], warmup: int) -> None:
-    """As :func:`serve`; pipelined is K coroutines under ``asyncio.gather``. Reading a command blocks
-    the loop, which has nothing else to do meanwhile."""
+async def serve_async(call: Callable[[], Awaitable[Any]], warmup: int,
+                      pipelined: Optional[Callable[[int, int], Awaitable[float]]] = None) -> None:
+    """As :func:`serve`; pipelined is K coroutines under ``asyncio.gather`` unless ``pipelined`` is
+    given. Reading a command blocks the loop, which has nothing else to do meanwhile."""
     for _ in range(warmup):
         check(await call())
     clock = time.perf_counter_ns
@@ -102,6 +103,8 @@ async def serve_async(call: Callable[[], Awaitable[Any]], warmup: int) -> None:
                 samples.append(clock() - started)
                 check(result)
             answer(samples)
+        elif pipelined is not None:
+            answer(await pipelined(int(words[1]), int(words[2])))
         else:
             answer(await gathered(call, int(words[1]), int(words[2])))
 
@@ -243,20 +246,7 @@ def run_asyncio_raw(args: argparse.Namespace) -> None:
                 reader.cancel()
                 routing[0] = False
 
-        for _ in range(args.warmup):
-            check(await call())
-        clock = time.perf_counter_ns
-        for words in commands():
-            if words[0] == "seq":
-                samples = []
-                for _ in range(int(words[1])):
-                    started = clock()
-                    result = await call()
-                    samples.append(clock() - started)
-                    check(result)
-                answer(samples)
-            else:
-                answer(await routed(int(words[1]), int(words[2])))
+        await serve_async(call, args.warmup, routed)
         stdin.close()
         await process.wait()
 

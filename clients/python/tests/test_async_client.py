@@ -233,3 +233,18 @@ async def test_paramsThatCannotBeEncoded_raiseAndLeaveNothingPending(server_bina
             await shop.call("catalog.get", {"sku": object()}, timeout=5)
         assert shop._table.futures() == [], "the call was unregistered"
         assert await shop.ping() == {}
+
+
+@run_async
+async def test_cancellingABatch_sendsCancelRequestForEachCall(peer: FakePeer) -> None:
+    client = await attach(peer)
+    batch = asyncio.ensure_future(client.batch([("a", None), ("b", None)]))
+    sent = await asyncio.get_running_loop().run_in_executor(None, peer.receive)
+    batch.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await batch
+    cancels = [await asyncio.get_running_loop().run_in_executor(None, peer.receive) for _ in sent]
+    assert sorted(c["params"]["id"] for c in cancels) == sorted(m["id"] for m in sent)
+    assert all(c["method"] == "$/cancelRequest" for c in cancels)
+    peer.end()
+    await client.close()
