@@ -8,12 +8,16 @@ let package = Package(
     products: [
         .library(name: "RPCServer", targets: ["RPCServer"]),
         .library(name: "ShopAPI", targets: ["ShopAPI"]),
+        .library(name: "ShopRPCBinding", targets: ["ShopRPCBinding"]),
         .executable(name: "shop-rpc", targets: ["shop-rpc"]),
         .executable(name: "hello-rpc", targets: ["hello-rpc"]),
     ],
     targets: [
+        // What the engine and the shop both use, and nothing else: `Locked` (a lock ThreadSanitizer
+        // can see), whole writes to a file descriptor, and the process's stderr log. Package access only.
+        .target(name: "SharedSupport"),
         // The generic JSON-RPC 2.0 engine: framing, codec, calls, deadlines, stdio transport.
-        .target(name: "RPCServer"),
+        .target(name: "RPCServer", dependencies: ["SharedSupport"]),
         // libsqlite3 from the system (Debian: libsqlite3-dev).
         .systemLibrary(
             name: "CSQLite",
@@ -29,16 +33,21 @@ let package = Package(
         // libcurl's API it uses is declared in Sources/CCurlClient/curl_abi.h, so no libcurl headers
         // are needed; libcurl.so.4 is loaded with dlopen when the inventory client is made.
         .target(name: "CCurlClient"),
-        // The shop domain, its SQLite and PostgreSQL stores, and the one file binding it to RPCServer.
-        .target(name: "ShopAPI", dependencies: ["RPCServer", "CSQLite", "CPostgreSQL", "CCurlClient"]),
+        // The shop: its domain, its SQLite and PostgreSQL stores, and the inventory service client.
+        // It knows nothing of JSON-RPC: it does not depend on RPCServer, so it cannot import it.
+        .target(name: "ShopAPI", dependencies: ["SharedSupport", "CSQLite", "CPostgreSQL", "CCurlClient"]),
+        // The shop as JSON-RPC methods, on top of both: the method table (deadlines, hints),
+        // params and result JSON, the read lanes, and the mapping of shop errors to codes and messages.
+        .target(name: "ShopRPCBinding", dependencies: ["RPCServer", "ShopAPI", "SharedSupport"]),
         // The VERSION file, embedded at build time: the one place shop-rpc's version is written.
         .target(name: "CShopVersion"),
         // Thin executable: flags, store, method table, run.
-        .executableTarget(name: "shop-rpc", dependencies: ["RPCServer", "ShopAPI", "CShopVersion"]),
+        .executableTarget(name: "shop-rpc", dependencies: ["RPCServer", "ShopAPI", "ShopRPCBinding", "CShopVersion"]),
         // A server of someone else's, built on RPCServer alone: the library's smallest complete use.
         .executableTarget(name: "hello-rpc", dependencies: ["RPCServer"], path: "examples/hello-rpc"),
-        .testTarget(name: "RPCServerTests", dependencies: ["RPCServer"]),
-        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "RPCServer", "CSQLite", "CPostgreSQL"]),
+        .testTarget(name: "RPCServerTests", dependencies: ["RPCServer", "SharedSupport"]),
+        .testTarget(name: "ShopAPITests", dependencies: ["ShopAPI", "SharedSupport", "CSQLite", "CPostgreSQL"]),
+        .testTarget(name: "ShopRPCBindingTests", dependencies: ["ShopRPCBinding", "ShopAPI", "RPCServer", "SharedSupport"]),
         // Spawns the real binaries over real pipes; depends on them so `swift test` builds them.
         .testTarget(name: "IntegrationTests", dependencies: ["shop-rpc", "hello-rpc"]),
     ]

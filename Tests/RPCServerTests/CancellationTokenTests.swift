@@ -1,5 +1,6 @@
 import XCTest
 @testable import RPCServer
+import SharedSupport
 
 final class CancellationTokenTests: XCTestCase {
     func test_cancel_runsRemainingHandlersOnce_inRegistrationOrder() {

@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 @testable import RPCServer
+import SharedSupport
 
 /// The connection driven from memory (no pipes): back-pressure and end of input.
 final class ConnectionTests: XCTestCase {

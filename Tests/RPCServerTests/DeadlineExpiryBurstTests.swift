@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import XCTest
 @testable import RPCServer
+import SharedSupport
 
 /// Deadlines that pass together are settled as `ReplyBurst`s of at most
 /// `DeadlineScheduler.expiriesPerBurst`: the replies of a run leave together when it ends, not one

@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 @testable import RPCServer
+import SharedSupport
 
 final class DeadlineSchedulerTests: XCTestCase {
     /// A deadline that records when and how often it expired.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import XCTest
 @testable import RPCServer
+import SharedSupport
 
 /// Regression for a FuzzEngine find (FuzzTesting/Corpus/FuzzEngine/regression-drain-before-batch-reply):
 /// `notifyWhenDrained` promises that every reply was handed on before a drain waiter runs (the

@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 @testable import RPCServer
+import SharedSupport
 
 /// `rpc.stats`: exact per-method counts for a known sequence of outcomes, errors by code, calls in
 /// flight, the server's own sections; hidden from MCP tools, listed by rpc.discover, never

@@ -1,6 +1,7 @@
 import Dispatch
 import XCTest
 @testable import RPCServer
+import SharedSupport
 
 final class FirstUseTests: XCTestCase {
     func test_value_isComputedOnce_onFirstUse_evenWhenFirstUsesRace() {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import XCTest
 @testable import RPCServer
+import SharedSupport
 
 /// The writer's idle fast path: replies written by the thread that produced them (a settled call,
 /// the end of a reader burst) still go out whole, once each, in the trace's order, alongside the

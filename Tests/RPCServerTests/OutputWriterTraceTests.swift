@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import RPCServer
+import SharedSupport
 
 /// The trace records replies in the order they reach the wire.
 final class OutputWriterTraceTests: XCTestCase {

@@ -70,8 +70,8 @@ final class CatalogSearchTests: StoreContractTestCase {
     }
 
     func test_fullTextQuery_quotesEveryTerm_andLikePatternEscapesWildcards() {
-        XCTAssertEqual(ProductSearchIndex.fullTextQuery(terms: ["a\"b", "c"]), "\"a\"\"b\"* \"c\"*")
-        XCTAssertEqual(ProductSearchIndex.likePattern(term: "5%_\\"), "%5\\%\\_\\\\%")
+        XCTAssertEqual(SQLiteSearchIndex.fullTextQuery(terms: ["a\"b", "c"]), "\"a\"\"b\"* \"c\"*")
+        XCTAssertEqual(SQLiteSearchIndex.likePattern(term: "5%_\\"), "%5\\%\\_\\\\%")
     }
 
     private func likeOnlyService() throws -> ShopService {

@@ -1,5 +1,5 @@
 import Foundation
-import RPCServer  // Locked
+import SharedSupport
 import XCTest
 @testable import ShopAPI
 

@@ -62,7 +62,7 @@ final class DatabaseFileTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: database.path))
         let connection = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READONLY)
         XCTAssertEqual(try connection.query("PRAGMA journal_mode", []) { $0.text(0) }, ["wal"])
-        XCTAssertEqual(try connection.query("PRAGMA user_version", []) { $0.int(0) }, [ShopSchema.latestVersion])
+        XCTAssertEqual(try connection.query("PRAGMA user_version", []) { $0.int(0) }, [SQLiteSchema.latestVersion])
     }
 
     func test_writerConnection_usesWALWithFullSynchronous_soCommittedOrdersSurviveAKill() throws {

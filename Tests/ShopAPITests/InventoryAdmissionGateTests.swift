@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
-import RPCServer  // Locked
+import SharedSupport
 @testable import ShopAPI
 
 /// `InventoryAdmissionGate`: at most `limit` run, the rest wait in FIFO order, and a withdrawn

@@ -70,8 +70,6 @@ final class InventoryStockAnswerTests: XCTestCase {
                 }
                 XCTAssertEqual(status, 200, name)
                 XCTAssertFalse(detail.isEmpty, name)
-                XCTAssertEqual((error as? ShopError)?.code, 1009, name)
-                XCTAssertEqual((error as? ShopError)?.type, "InventoryUnavailable", name)
             }
         }
     }

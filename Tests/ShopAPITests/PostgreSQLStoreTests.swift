@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import RPCServer  // Locked
+import SharedSupport
 import XCTest
 @testable import ShopAPI
 

@@ -5,6 +5,11 @@ import XCTest
 /// while `read` opens a transaction around its body; either way the connection goes back to its
 /// pool outside any transaction, and an interruption that already fired stops both before they start.
 final class SQLiteOneStatementReadTests: XCTestCase {
+    func test_readsAreLocal_onlyForSQLite() throws {
+        XCTAssertTrue(try ShopService.open(path: ":memory:").readsAreLocal)
+        XCTAssertFalse(InMemoryShopStore(products: []).readsAreLocal, "a store that does not say so is not local")
+    }
+
     func test_oneStatementReads_runWithoutATransaction_andOrdinaryReadsInOne() throws {
         let database = TemporaryDatabase()
         defer { database.remove() }

@@ -3,6 +3,7 @@ import Glibc
 import FuzzSupport
 @testable import RPCServer  // the engine's internals (FrameDecoder, JSONParser, RPCEngine) are package-only
 import ShopAPI
+import ShopRPCBinding
 
 /// libFuzzer entry for the whole engine in-process.
 ///

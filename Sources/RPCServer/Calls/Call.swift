@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SharedSupport
 
 /// One request in flight: its deadline timer, its cancellation token, and its one reply.
 ///

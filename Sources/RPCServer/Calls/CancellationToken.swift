@@ -1,3 +1,4 @@
+import SharedSupport
 
 /// Tells a call's work to stop. Cancelled at most once (by a deadline, a client's cancel or
 /// shutdown); handlers registered with `onCancel` run exactly once, in registration order, on the

@@ -1,3 +1,4 @@
+import SharedSupport
 
 /// Admits at most `limit` pieces of work at once; the rest wait in FIFO order without blocking a
 /// thread (no semaphore: a blocked worker would starve the pool). `enter` runs `start` at once, or

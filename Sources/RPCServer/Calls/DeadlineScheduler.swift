@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SharedSupport
 
 /// Something with a deadline that the scheduler can expire.
 protocol DeadlineExpirable: AnyObject, Sendable {

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SharedSupport
 
 /// Sends `notifications/progress` for one call that carries a progress token: a periodic heartbeat
 /// (elapsed ms of the deadline) until the handler reports progress itself, and never after the

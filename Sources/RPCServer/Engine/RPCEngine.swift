@@ -1,4 +1,5 @@
 import Dispatch
+import SharedSupport
 
 /// The transport-independent JSON-RPC 2.0 engine: it takes decoded messages in arrival order on its
 /// serial **reader queue**, answers built-ins and control messages there, and runs every other

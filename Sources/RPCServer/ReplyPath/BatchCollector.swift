@@ -1,3 +1,4 @@
+import SharedSupport
 
 /// Gathers the replies of one batch's elements, which finish in any order on any thread, and sends
 /// them as one array in request order once the last one arrives, through `send` (which runs

@@ -1,3 +1,4 @@
+import SharedSupport
 /// Where the protocol stream's bytes go: a small protocol so tests can swap the real stdout for
 /// memory. `write` is called only from the writer queue and must write every byte or throw.
 /// (`FileDescriptorOutput` alone is also written from the thread that produced a reply while the

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Dispatch
 import Synchronization
+import SharedSupport
 
 /// The one writer of the protocol stream.
 ///

@@ -6,6 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SharedSupport
 
 /// Reads standard input on a thread of its own, one bounded `read(2)` at a time, and feeds the
 /// connection on the reader queue. While the reader queue is busy, the thread reads the next chunk

@@ -67,31 +67,10 @@ public struct ServerOptions: Sendable {
             switch flag {
             case "-h", "--help": options.showHelp = true
             case "--version": options.showVersion = true
-            case "--framing":
-                let name = try value()
-                if name == "auto" {
-                    options.framing = nil
-                } else {
-                    guard let framing = Framing(rawValue: name) else { throw UsageError(description: "--framing must be auto, ndjson or lsp") }
-                    options.framing = framing
-                }
-            case "--deadline":
-                let (method, milliseconds) = try methodAndMilliseconds(try value(), flag: flag, allowZero: false)
-                options.deadlineOverrides.append((method, milliseconds))
-            case "--simulate-latency":
-                let (method, milliseconds) = try methodAndMilliseconds(try value(), flag: flag, allowZero: true)
-                options.engine.simulatedLatencyMs[method] = milliseconds
-            case "--max-inflight": options.engine.maxInflight = try positive(try value(), flag: flag)
-            case "--max-message-bytes": options.engine.maxMessageBytes = try positive(try value(), flag: flag)
-            case "--progress-interval-ms": options.engine.progressIntervalMs = try positive(try value(), flag: flag)
-            case "--shutdown-grace-ms": options.engine.shutdownGraceMs = try nonNegative(try value(), flag: flag)
-            case "--log-level":
-                let name = try value()
-                guard let level = Log.Level(name: name) else { throw UsageError(description: "--log-level must be error, warn, info or debug") }
-                options.logLevel = level
-            case "--trace": options.tracePath = try value()
             default:
-                if applicationOptions.contains(where: { $0.flag == flag }) {
+                if let option = engineOptions.first(where: { $0.flag == flag }) {
+                    try option.apply(&options, try value())
+                } else if applicationOptions.contains(where: { $0.flag == flag }) {
                     options.applicationValues[flag] = try value()
                 } else {
                     throw UsageError(description: "unknown option \(argument)")
@@ -101,31 +80,77 @@ public struct ServerOptions: Sendable {
         return options
     }
 
-    /// The usage text, listing the application's options too.
+    /// The usage text, listing the application's options too: one line per option, its synopsis
+    /// and its help in two columns at least two spaces apart.
     ///
     /// ```swift
     /// if options.showHelp { print(ServerOptions.usage(program: "hello-rpc")); StdioServer.exitProcess(status: 0) }
     /// ```
     public static func usage(program: String, applicationOptions: [ApplicationOption] = []) -> String {
-        var lines = ["usage: \(program) [options]", "", "options:"]
-        for option in applicationOptions {
-            let synopsis = "  \(option.flag) \(option.valueName)"
-            lines.append(synopsis + String(repeating: " ", count: max(0, 34 - synopsis.count)) + option.help)
-        }
-        lines += [
-            "  --framing auto|ndjson|lsp        message framing (default auto: detected from the first byte)",
-            "  --deadline METHOD=MS             replace a method's deadline (repeatable)",
-            "  --simulate-latency METHOD=MS     delay a method's handler by MS, cancellably (repeatable)",
-            "  --max-inflight N                 calls in flight before reading pauses (default 1024)",
-            "  --max-message-bytes N            largest accepted message (default 16777216)",
-            "  --progress-interval-ms N         period of progress notifications (default 1000)",
-            "  --shutdown-grace-ms N            grace period for calls in flight on SIGTERM (default 2000)",
-            "  --log-level error|warn|info|debug  stderr verbosity (default warn)",
-            "  --trace FILE                     append every message in and out to FILE as JSON lines",
-            "  --help, --version",
-        ]
-        return lines.joined(separator: "\n")
+        usage(synopsis: "\(program) [options]", applicationOptions: applicationOptions)
     }
+
+    /// `usage(program:applicationOptions:)` with a synopsis line of the program's own (after
+    /// `usage: `), for a program with several commands.
+    package static func usage(synopsis: String, applicationOptions: [ApplicationOption]) -> String {
+        let rows = applicationOptions.map { HelpColumns.Row(synopsis: "\($0.flag) \($0.valueName)", help: $0.help) }
+            + engineOptions.map { HelpColumns.Row(synopsis: "\($0.flag) \($0.valueName)", help: $0.help) }
+            + [HelpColumns.Row(synopsis: "--help, --version", help: "print this text, or the version, and exit")]
+        return (["usage: \(synopsis)", "", "options:"] + HelpColumns.lines(rows)).joined(separator: "\n")
+    }
+
+    // MARK: - The engine's own options
+
+    /// One engine flag: spelled once, its help naming the default the engine really uses, and
+    /// what its value does to the options.
+    private struct EngineOption: Sendable {
+        let flag: String
+        let valueName: String
+        let help: String
+        let apply: @Sendable (inout ServerOptions, String) throws(UsageError) -> Void
+    }
+
+    /// Every engine flag, in the order the usage lists them.
+    private static let engineOptions: [EngineOption] = {
+        let defaults = EngineConfiguration()
+        return [
+            EngineOption(flag: "--framing", valueName: "auto|ndjson|lsp", help: "message framing (default auto: detected from the first byte)") { options, name throws(UsageError) in
+                if name == "auto" {
+                    options.framing = nil
+                } else {
+                    guard let framing = Framing(rawValue: name) else { throw UsageError(description: "--framing must be auto, ndjson or lsp") }
+                    options.framing = framing
+                }
+            },
+            EngineOption(flag: "--deadline", valueName: "METHOD=MS", help: "replace a method's deadline (repeatable)") { options, text throws(UsageError) in
+                let (method, milliseconds) = try methodAndMilliseconds(text, flag: "--deadline", allowZero: false)
+                options.deadlineOverrides.append((method, milliseconds))
+            },
+            EngineOption(flag: "--simulate-latency", valueName: "METHOD=MS", help: "delay a method's handler by MS, cancellably (repeatable)") { options, text throws(UsageError) in
+                let (method, milliseconds) = try methodAndMilliseconds(text, flag: "--simulate-latency", allowZero: true)
+                options.engine.simulatedLatencyMs[method] = milliseconds
+            },
+            EngineOption(flag: "--max-inflight", valueName: "N", help: "calls in flight before reading pauses (default \(defaults.maxInflight))") { options, text throws(UsageError) in
+                options.engine.maxInflight = try positive(text, flag: "--max-inflight")
+            },
+            EngineOption(flag: "--max-message-bytes", valueName: "N", help: "largest accepted message (default \(defaults.maxMessageBytes))") { options, text throws(UsageError) in
+                options.engine.maxMessageBytes = try positive(text, flag: "--max-message-bytes")
+            },
+            EngineOption(flag: "--progress-interval-ms", valueName: "N", help: "period of progress notifications (default \(defaults.progressIntervalMs))") { options, text throws(UsageError) in
+                options.engine.progressIntervalMs = try positive(text, flag: "--progress-interval-ms")
+            },
+            EngineOption(flag: "--shutdown-grace-ms", valueName: "N", help: "grace period for calls in flight on SIGTERM (default \(defaults.shutdownGraceMs))") { options, text throws(UsageError) in
+                options.engine.shutdownGraceMs = try nonNegative(text, flag: "--shutdown-grace-ms")
+            },
+            EngineOption(flag: "--log-level", valueName: "error|warn|info|debug", help: "stderr verbosity (default \(ServerOptions().logLevel))") { options, name throws(UsageError) in
+                guard let level = Log.Level(name: name) else { throw UsageError(description: "--log-level must be error, warn, info or debug") }
+                options.logLevel = level
+            },
+            EngineOption(flag: "--trace", valueName: "FILE", help: "append every message in and out to FILE as JSON lines") { options, path throws(UsageError) in
+                options.tracePath = path
+            },
+        ]
+    }()
 
     private static func methodAndMilliseconds(_ text: String, flag: String, allowZero: Bool) throws(UsageError) -> (String, Int) {
         guard let equals = text.lastIndex(of: "="), equals != text.startIndex else {

@@ -6,6 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SharedSupport
 
 /// Serves a `MethodRegistry` as JSON-RPC 2.0 (and MCP) on this process's stdin and stdout until
 /// end of input, SIGTERM/SIGINT, or a closed stdout, then returns why; the program decides how to

@@ -1,4 +1,5 @@
 import Synchronization
+import SharedSupport
 
 /// A value computed the first time it is asked for, then read without a lock. Thread-safe: racing
 /// first uses compute it once (under a lock); every later read is one acquiring load.

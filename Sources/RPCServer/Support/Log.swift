@@ -1,12 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SharedSupport
 
-/// Leveled logging to stderr only (never to the protocol stream). Each line is one write, so
+/// Leveled logging to stderr only (never to the protocol stream), through the package's one
+/// `StderrLog`, which the shop's modules write to as well. Each line is one write, so
 /// lines from different threads do not interleave; tolerates a non-blocking stderr. Thread-safe.
 /// Each line is `<prefix> [<level>] <message>`; `StdioServer.run` sets the prefix to the server's
 /// name and the level from `--log-level`. Messages are built only when they will be written.
@@ -32,28 +27,19 @@ public enum Log {
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    private static let threshold = Locked(Level.warn)
-    private static let name = Locked("rpc-server")
-
     /// The program name each line starts with (the server's `ServerIdentity.name`).
     public static var prefix: String {
-        get { name.withLock { $0 } }
-        set { name.withLock { $0 = newValue } }
+        get { StderrLog.prefix }
+        set { StderrLog.prefix = newValue }
     }
 
     public static var level: Level {
-        get { threshold.withLock { $0 } }
-        set { threshold.withLock { $0 = newValue } }
+        get { Level(rawValue: StderrLog.threshold.rawValue) ?? .warn }
+        set { StderrLog.threshold = StderrLog.Severity(rawValue: newValue.rawValue) ?? .warn }
     }
 
-    public static func error(_ message: @autoclosure () -> String) { write(.error, message) }
-    public static func warn(_ message: @autoclosure () -> String) { write(.warn, message) }
-    public static func info(_ message: @autoclosure () -> String) { write(.info, message) }
-    public static func debug(_ message: @autoclosure () -> String) { write(.debug, message) }
-
-    private static func write(_ messageLevel: Level, _ message: () -> String) {
-        guard messageLevel <= level else { return }
-        let line = "\(prefix) [\(messageLevel)] \(message())\n"
-        try? FileDescriptorIO.writeAll(STDERR_FILENO, Array(line.utf8))
-    }
+    public static func error(_ message: @autoclosure () -> String) { StderrLog.write(.error, message) }
+    public static func warn(_ message: @autoclosure () -> String) { StderrLog.write(.warn, message) }
+    public static func info(_ message: @autoclosure () -> String) { StderrLog.write(.info, message) }
+    public static func debug(_ message: @autoclosure () -> String) { StderrLog.write(.debug, message) }
 }

@@ -8,6 +8,7 @@ import Darwin
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials  // Date
+import SharedSupport
 #else
 import Foundation
 #endif

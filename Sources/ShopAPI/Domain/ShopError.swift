@@ -1,10 +1,10 @@
-// MARK: - ShopError
-
 /// Every failure the shop reports. No other error type escapes `ShopService`: SQLite failures
 /// become `.storage`, and SQLite's interrupt becomes `.interrupted`.
 ///
-/// `code` lies outside JSON-RPC's reserved range (-32768…-32000); `type` is the machine-readable
-/// name a client switches on; `message` is for people.
+/// The shop says what went wrong and with which values; how a failure is written on the wire (its
+/// code, the machine-readable `type` a client switches on, the sentence for people) is the JSON-RPC
+/// binding's business (`ShopError+RPC.swift` in ShopRPCBinding). The codes and types named below
+/// are those the binding gives.
 public enum ShopError: Error, Sendable, Equatable {
     /// No such entity. `entity` is `"product"`, `"cart"` or `"order"`. Code 1001, `NotFound`.
     case notFound(entity: String, id: String)
@@ -40,79 +40,4 @@ public enum ShopError: Error, Sendable, Equatable {
     /// -32001, `DeadlineExceeded`, with the inventory deadline message and `data.shed: true`: to a
     /// client it is the deadline's answer, only sooner.
     case inventoryShed(detail: String)
-}
-
-// MARK: - Wire representation
-
-extension ShopError {
-    /// Stable numeric code, outside JSON-RPC's reserved range.
-    public var code: Int {
-        switch self {
-        case .notFound: 1001
-        case .outOfStock: 1002
-        case .invalidQuantity: 1003
-        case .cartEmpty: 1004
-        case .idempotencyConflict: 1005
-        case .invalidCursor: 1006
-        case .interrupted: 1007
-        case .storage: 1008
-        case .inventoryUnavailable, .inventoryCircuitOpen: 1009
-        case .inventoryShed: -32001
-        }
-    }
-
-    /// Stable machine-readable name.
-    public var type: String {
-        switch self {
-        case .notFound: "NotFound"
-        case .outOfStock: "OutOfStock"
-        case .invalidQuantity: "InvalidQuantity"
-        case .cartEmpty: "CartEmpty"
-        case .idempotencyConflict: "IdempotencyConflict"
-        case .invalidCursor: "InvalidCursor"
-        case .interrupted: "Interrupted"
-        case .storage: "StorageError"
-        case .inventoryUnavailable, .inventoryCircuitOpen: "InventoryUnavailable"
-        case .inventoryShed: "DeadlineExceeded"
-        }
-    }
-
-    /// One human-readable sentence, e.g. "Only 2 of SKU-0001 available, 5 requested".
-    public var message: String {
-        switch self {
-        case let .notFound(entity, id):
-            "Unknown \(entity) \(Self.quoted(id))"
-        case let .outOfStock(sku, requested, available):
-            "Only \(available) of \(sku) available, \(requested) requested"
-        case let .invalidQuantity(sku, quantity, max):
-            "Quantity \(quantity) of \(sku) is not allowed: a cart line holds 1 to \(max)"
-        case let .cartEmpty(cartId):
-            "Cart \(Self.quoted(cartId)) is empty"
-        case let .idempotencyConflict(key, cartId):
-            "Idempotency key \(Self.quoted(key)) was already used for a cart other than \(Self.quoted(cartId))"
-        case let .invalidCursor(cursor):
-            "Cursor \(Self.quoted(cursor)) is not valid for this listing"
-        case .interrupted:
-            "The operation was interrupted before it finished"
-        case let .storage(detail):
-            "Storage error: \(detail)"
-        case let .inventoryUnavailable(detail, _):
-            "Inventory service unavailable: \(detail)"
-        case let .inventoryCircuitOpen(retryAfterMs):
-            "Inventory service unavailable: \(Self.circuitOpenDetail(retryAfterMs: retryAfterMs))"
-        case .inventoryShed:
-            ShopMethods.inventoryUnavailableMessage
-        }
-    }
-
-    /// `data.detail` of `inventoryCircuitOpen`.
-    static func circuitOpenDetail(retryAfterMs: Int) -> String {
-        "circuit open: the service failed repeatedly and is not asked again for \(retryAfterMs) ms"
-    }
-
-    /// Client-supplied text, shortened so a hostile id cannot bloat a message.
-    private static func quoted(_ text: String) -> String {
-        let limit = 64
-        return text.count <= limit ? text : String(text.prefix(limit)) + "…"
-    }
 }

@@ -1,6 +1,6 @@
 import Dispatch
 import FoundationEssentials  // URL
-import RPCServer  // Log
+import SharedSupport
 
 // How checks and requests meet (HTTPInventorySource's doc says what; this file says how). One lock,
 // `table`, orders everything below. Functions named `…_locked` run under it and never call out:
@@ -376,7 +376,7 @@ extension HTTPInventorySource {
         case let .sent(_, request):
             flight.abandonedForTime = forTime
             unregister_locked(flight, in: &table)
-            Log.debug("inventory: no check waits on a request any more; cancelling it")
+            StderrLog.debug("inventory: no check waits on a request any more; cancelling it")
             after.append { request.cancel() }  // `landed` follows with .cancelled
         case .finished:
             break

@@ -1,6 +1,6 @@
 import Dispatch
 import FoundationEssentials  // URL, Data
-import RPCServer  // Locked: a lock ThreadSanitizer can see; Log
+import SharedSupport
 
 // MARK: - HTTPInventorySource
 
@@ -177,38 +177,21 @@ public final class HTTPInventorySource: InventorySource {
         }
     }
 
-    /// The `inventory` section of `rpc.stats` (protocol.md, section 6.2): the limit and its
-    /// ceiling, the latencies it follows (once measured), requests sending (`inFlight`) and waiting (`queued`) now,
-    /// and since start what checks and requests did. Thread-safe; cheap (a few locks held briefly).
-    public var statsJSON: JSONValue {
+    /// What the inventory client is doing now and has done since start (the `inventory` section of
+    /// `rpc.stats`, protocol.md section 6.2). Thread-safe; cheap (a few locks held briefly).
+    public var stats: InventoryStats {
         let now = gate.counts
         let (total, limiter, cached) = table.withLock { ($0.counters, $0.limiter, $0.cache.count) }
         let circuit = breaker.snapshot
-        var section: JSONObject = [
-            "limit": .int(Int64(now.limit)),
-            "ceiling": .int(Int64(maxConcurrent)),
-            "inFlight": .int(Int64(now.running)),
-            "queued": .int(Int64(now.waiting)),
-            "coalescedJoins": .int(Int64(total.coalescedJoins)),
-            "shed": .int(Int64(total.shed)),
-            "staleAnswers": .int(Int64(total.staleAnswers)),
-            "staleLevels": .int(Int64(total.staleLevels)),
-            "staleCacheEntries": .int(Int64(cached)),
-            "circuit": .string(circuit.state),
-            "circuitOpened": .int(Int64(circuit.timesOpened)),
-            "refusedWhileOpen": .int(Int64(total.refusedWhileOpen)),
-            "upstreamRequests": .int(Int64(total.upstreamRequests)),
-            "answered": .int(Int64(total.answered)),
-            "upstreamFailures": .int(Int64(total.upstreamFailures)),
-            "cancelled": .int(Int64(total.cancelled)),
-            "notSentTooLate": .int(Int64(total.notSentTooLate)),
-        ]
-        // The latencies the limit follows, once measured.
-        if let recent = limiter.recentNs, let baseline = limiter.baselineNs {
-            section.append("latencyRecentMs", .int(Int64((recent / 1_000_000).rounded())))
-            section.append("latencyBaselineMs", .int(Int64((baseline / 1_000_000).rounded())))
-        }
-        return .object(section)
+        return InventoryStats(
+            limit: now.limit, ceiling: maxConcurrent, inFlight: now.running, queued: now.waiting,
+            coalescedJoins: total.coalescedJoins, shed: total.shed,
+            staleAnswers: total.staleAnswers, staleLevels: total.staleLevels, staleCacheEntries: cached,
+            circuit: circuit.state, circuitOpened: circuit.timesOpened, refusedWhileOpen: total.refusedWhileOpen,
+            upstreamRequests: total.upstreamRequests, answered: total.answered, upstreamFailures: total.upstreamFailures,
+            cancelled: total.cancelled, notSentTooLate: total.notSentTooLate,
+            latencyRecentMs: limiter.baselineNs == nil ? nil : limiter.recentNs.map { Int(($0 / 1_000_000).rounded()) },
+            latencyBaselineMs: limiter.recentNs == nil ? nil : limiter.baselineNs.map { Int(($0 / 1_000_000).rounded()) })
     }
 
     /// When a check stops being worth sending: `minimumUseful` before `deadline`, or a quarter of

@@ -1,5 +1,5 @@
 import Dispatch
-import RPCServer  // Locked: a lock ThreadSanitizer can see
+import SharedSupport
 
 // MARK: - InventoryAdmissionGate
 

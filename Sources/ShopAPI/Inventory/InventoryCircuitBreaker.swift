@@ -1,4 +1,4 @@
-import RPCServer  // Locked: a lock ThreadSanitizer can see
+import SharedSupport
 
 // MARK: - InventoryCircuitBreaker
 

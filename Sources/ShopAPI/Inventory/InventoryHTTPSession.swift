@@ -1,7 +1,7 @@
 import CCurlClient
 import Dispatch
 import FoundationEssentials  // Data
-import RPCServer  // Locked: a lock ThreadSanitizer can see
+import SharedSupport
 
 // MARK: - InventoryHTTPSession
 

@@ -1,7 +1,7 @@
 // MARK: - PostgreSQLSchema
 
 /// The PostgreSQL schema as an ordered list of migrations, versioned in `shop_schema_version`:
-/// the same tables as `ShopSchema` (SQLite), in PostgreSQL's dialect.
+/// the same tables as `SQLiteSchema` (SQLite), in PostgreSQL's dialect.
 ///
 /// To change the schema, append a migration with the next version; never edit a shipped one.
 enum PostgreSQLSchema {

@@ -1,6 +1,6 @@
 import Dispatch
 import FoundationEssentials
-import RPCServer  // Locked: a lock ThreadSanitizer can see
+import SharedSupport
 
 // MARK: - PostgreSQLShopStore
 
@@ -231,7 +231,7 @@ final class PostgreSQLShopStore: ShopStore {
 
     private func countRetry(_ counter: WritableKeyPath<ConflictRetries, Int>, attempt: Int, cause: String) {
         retries.withLock { $0[keyPath: counter] += 1 }
-        Log.debug("postgres: transaction retried after \(cause) (attempt \(attempt) of \(Self.maxAttempts))")
+        StderrLog.debug("postgres: transaction retried after \(cause) (attempt \(attempt) of \(Self.maxAttempts))")
     }
 
     /// Opens every write transaction but an order's, which has no BEGIN (`inOneRoundTrip`; the

@@ -1,0 +1,133 @@
+import Dispatch
+import SharedSupport
+
+// MARK: - SQLiteGroupWriter
+
+/// Runs every write of one store on one connection, on one serial queue, grouping writes
+/// submitted close together into one transaction.
+///
+/// A drain on `writerQueue` takes everything queued, runs it in one `BEGIN IMMEDIATE`
+/// transaction with a `SAVEPOINT` per operation (a failing operation rolls back to its own
+/// savepoint only), commits once (one fsync for the group), and only then delivers each result.
+/// While a group commits, new writes queue up and form the next group, so under load an fsync
+/// serves many operations.
+///
+/// Thread-safe: `submit` may be called from any thread; the queue state is `shared`, under its lock.
+/// Each submitted write's `perform`/`fail` outcome is delivered exactly once.
+final class SQLiteGroupWriter: Sendable {
+    private let writerQueue = DispatchQueue(label: "shop-rpc.store.writer")
+    private let connections: SQLiteConnectionPool
+    private let makeTransaction: @Sendable (SQLiteConnection) -> any ShopOrderTransaction
+
+    /// What `submit` and the writer queue share.
+    private struct Shared {
+        /// Writes waiting for the next group.
+        var pending: [PendingWrite] = []
+        /// Whether a drain is already queued on `writerQueue`.
+        var drainScheduled = false
+        /// Committed groups and the operations they ran.
+        var counts = (transactions: 0, operations: 0)
+    }
+    private let shared = Locked(Shared())
+
+    /// A writer that borrows its connection from `connections` for each group (a pool of one:
+    /// the file's writer connection, or the in-memory database's only connection).
+    init(connections: SQLiteConnectionPool, makeTransaction: @escaping @Sendable (SQLiteConnection) -> any ShopOrderTransaction) {
+        self.connections = connections
+        self.makeTransaction = makeTransaction
+    }
+
+    // MARK: - Submitting
+
+    /// Queues `write` for the next group. Never blocks on the database.
+    func submit(_ write: PendingWrite) {
+        let mustSchedule = shared.withLock { shared in
+            shared.pending.append(write)
+            defer { shared.drainScheduled = true }
+            return !shared.drainScheduled
+        }
+        if mustSchedule {
+            writerQueue.async { self.drainAssumingOnWriterQueue() }
+        }
+    }
+
+    /// Committed groups and the operations they ran since the store opened.
+    var stats: (transactions: Int, operations: Int) {
+        shared.withLock { $0.counts }
+    }
+
+    // MARK: - Draining
+
+    /// - Important: call on `writerQueue`.
+    private func drainAssumingOnWriterQueue() {
+        dispatchPrecondition(condition: .onQueue(writerQueue))
+        let group = shared.withLock { shared in
+            defer {
+                shared.pending = []
+                shared.drainScheduled = false
+            }
+            return shared.pending
+        }
+        guard !group.isEmpty else { return }
+
+        let outcomes: [Outcome]
+        do {
+            outcomes = try connections.withConnection(interruption: nil) { connection in
+                try runGroup(group, on: connection)
+            }
+        } catch {
+            let failure = ShopError(storeError: error)
+            outcomes = group.map { _ in .failed(failure) }
+        }
+        for (write, outcome) in zip(group, outcomes) {
+            switch outcome {
+            case let .succeeded(deliver): deliver()
+            case let .failed(error): write.fail(error)
+            }
+        }
+    }
+
+    /// Runs `group` in one transaction; returns one outcome per write, in order. Throws (and
+    /// commits nothing) if the transaction as a whole fails.
+    private func runGroup(_ group: [PendingWrite], on connection: SQLiteConnection) throws -> [Outcome] {
+        try connection.run("BEGIN IMMEDIATE")
+        do {
+            let transaction = makeTransaction(connection)
+            var outcomes: [Outcome] = []
+            outcomes.reserveCapacity(group.count)
+            for write in group {
+                outcomes.append(try runOperation(write, in: transaction, on: connection))
+            }
+            try connection.run("COMMIT")
+            shared.withLock {
+                $0.counts.transactions += 1
+                $0.counts.operations += group.count
+            }
+            return outcomes
+        } catch {
+            connection.rollbackIfInTransaction()
+            throw error
+        }
+    }
+
+    /// Runs one write in its own savepoint. A failure of the write becomes its `.failed` outcome;
+    /// only a failure of the enclosing transaction is thrown.
+    private func runOperation(_ write: PendingWrite, in transaction: any ShopOrderTransaction, on connection: SQLiteConnection) throws -> Outcome {
+        if write.interruption?.isInterrupted == true {
+            return .failed(.interrupted)
+        }
+        do {
+            return .succeeded(try connection.inSavepoint("operation") { try write.perform(transaction) })
+        } catch let broken as SQLiteConnection.TransactionBroken {
+            throw broken.cause
+        } catch {
+            return .failed(ShopError(storeError: error))
+        }
+    }
+
+    /// How one write ended inside a group.
+    private enum Outcome {
+        case succeeded(@Sendable () -> Void)
+        case failed(ShopError)
+    }
+}

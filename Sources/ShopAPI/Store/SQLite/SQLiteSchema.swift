@@ -1,0 +1,100 @@
+import CSQLite
+
+// MARK: - SQLiteSchema
+
+/// The database schema as an ordered list of migrations, versioned by `PRAGMA user_version`.
+///
+/// To change the schema, append a migration with the next version; never edit a shipped one.
+/// (A migration that changes `products` must also rebuild `product_search`.)
+enum SQLiteSchema {
+    /// One step from `version - 1` to `version`.
+    struct Migration: Sendable {
+        let version: Int
+        let apply: @Sendable (SQLiteConnection) throws -> Void
+    }
+
+    static let migrations: [Migration] = [
+        Migration(version: 1) { try $0.execute(createTables) },
+        Migration(version: 2) { try CatalogSeed.insert(into: $0) },
+    ]
+
+    static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Brings the database up to `latestVersion` in one `BEGIN IMMEDIATE` transaction (so two
+    /// processes opening a new file at once migrate and seed it exactly once), then makes sure the
+    /// search index exists. Returns how to search.
+    ///
+    /// Fails if the file was written by a newer build (a higher `user_version`).
+    static func migrate(_ connection: SQLiteConnection, allowFullTextSearch: Bool) throws -> SQLiteSearchMode {
+        try connection.run("BEGIN IMMEDIATE")
+        do {
+            let current = try connection.query("PRAGMA user_version", []) { $0.int(0) }.first ?? 0
+            guard current <= latestVersion else {
+                throw SQLiteError(code: SQLITE_ERROR, message: "database schema version \(current) is newer than this build's \(latestVersion)")
+            }
+            for migration in migrations where migration.version > current {
+                try migration.apply(connection)
+            }
+            if current < latestVersion {
+                try connection.execute("PRAGMA user_version = \(latestVersion)")
+            }
+            let searchMode = try SQLiteSearchIndex.prepare(connection, allowFullText: allowFullTextSearch)
+            try connection.run("COMMIT")
+            return searchMode
+        } catch {
+            connection.rollbackIfInTransaction()
+            throw error
+        }
+    }
+
+    // MARK: - Version 1
+
+    private static let createTables = """
+        CREATE TABLE products (
+            sku TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL,
+            description TEXT NOT NULL,
+            category TEXT NOT NULL,
+            price_cents INTEGER NOT NULL CHECK (price_cents >= 0),
+            currency TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX products_by_category ON products (category, sku);
+
+        CREATE TABLE stock (
+            sku TEXT PRIMARY KEY NOT NULL REFERENCES products (sku),
+            available INTEGER NOT NULL CHECK (available >= 0)
+        ) WITHOUT ROWID;
+
+        -- id keeps lines in the order their SKU was first added.
+        CREATE TABLE cart_lines (
+            id INTEGER PRIMARY KEY,
+            cart_id TEXT NOT NULL,
+            sku TEXT NOT NULL REFERENCES products (sku),
+            quantity INTEGER NOT NULL CHECK (quantity >= 1),
+            unit_price_cents INTEGER NOT NULL,
+            UNIQUE (cart_id, sku)
+        );
+
+        -- seq is placement order: newest first is seq descending; order cursors hold a seq.
+        CREATE TABLE orders (
+            seq INTEGER PRIMARY KEY,
+            order_id TEXT NOT NULL UNIQUE,
+            cart_id TEXT NOT NULL,
+            idempotency_key TEXT NOT NULL UNIQUE,
+            total_cents INTEGER NOT NULL,
+            currency TEXT NOT NULL,
+            status TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX orders_by_cart ON orders (cart_id, seq);
+
+        CREATE TABLE order_lines (
+            order_seq INTEGER NOT NULL REFERENCES orders (seq),
+            line_no INTEGER NOT NULL,
+            sku TEXT NOT NULL,
+            quantity INTEGER NOT NULL,
+            unit_price_cents INTEGER NOT NULL,
+            PRIMARY KEY (order_seq, line_no)
+        ) WITHOUT ROWID;
+        """
+}

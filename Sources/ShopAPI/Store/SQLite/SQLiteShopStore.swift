@@ -1,0 +1,166 @@
+import CSQLite
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc  // usleep
+#endif
+
+// MARK: - SQLiteShopStore
+
+/// `ShopStore` on SQLite: a pool of read connections plus one grouping writer.
+///
+/// - A database file: one writer connection (WAL, `synchronous=FULL`) used only on the writer's
+///   queue, and up to `readerCount` `query_only` reader connections opened on demand. WAL lets
+///   reads run while a group commits. Other processes may open the same file: `BEGIN IMMEDIATE`
+///   plus a conditional stock update keep them from overselling.
+/// - `":memory:"`: one connection, shared through a pool of one by reads and the writer, so every
+///   call sees the same private database; reads wait while a write group runs.
+///
+/// Thread-safe. Reads run on the caller's thread; writes as described on `SQLiteGroupWriter`.
+final class SQLiteShopStore: ShopStore {
+    /// Read connections per database file.
+    static let readerCount = 4
+
+    private let readers: SQLiteConnectionPool
+    private let writer: SQLiteGroupWriter
+    let searchMode: SQLiteSearchMode
+
+    private init(readers: SQLiteConnectionPool, writerConnection: SQLiteConnectionPool, searchMode: SQLiteSearchMode) {
+        self.readers = readers
+        self.searchMode = searchMode
+        self.writer = SQLiteGroupWriter(connections: writerConnection) { connection in
+            SQLiteShopTransaction(connection: connection, searchMode: searchMode, interruption: nil)
+        }
+    }
+
+    // MARK: - Opening
+
+    /// Opens the database at `path` (`":memory:"` for a private in-memory one), creating parent
+    /// directories, migrating and seeding as needed. `allowFullTextSearch: false` forces the
+    /// `LIKE` search (for tests of the fallback).
+    static func open(path: String, allowFullTextSearch: Bool = true) throws(ShopError) -> SQLiteShopStore {
+        do {
+            if path == ":memory:" {
+                let connection = try SQLiteConnection.open(path: path, as: .inMemory)
+                let searchMode = try SQLiteSchema.migrate(connection, allowFullTextSearch: allowFullTextSearch)
+                let shared = SQLiteConnectionPool(capacity: 1, connections: [connection]) {
+                    preconditionFailure("the in-memory pool never opens a second connection")
+                }
+                return SQLiteShopStore(readers: shared, writerConnection: shared, searchMode: searchMode)
+            }
+            let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            let (writerConnection, searchMode) = try openWriterAndMigrate(path: path, allowFullTextSearch: allowFullTextSearch)
+            let readers = SQLiteConnectionPool(capacity: readerCount) {
+                try SQLiteConnection.open(path: path, as: .reader)
+            }
+            return SQLiteShopStore(
+                readers: readers,
+                writerConnection: SQLiteConnectionPool(capacity: 1, connections: [writerConnection]) {
+                    preconditionFailure("the writer pool never opens a second connection")
+                },
+                searchMode: searchMode
+            )
+        } catch {
+            throw ShopError(storeError: error)
+        }
+    }
+
+    /// Opens the file's writer connection and migrates it, starting again while SQLite answers
+    /// `SQLITE_BUSY` (for at most the busy timeout, pausing 5 ms, then twice as long each time up to
+    /// 100 ms). Several processes opening one new file at once can get `SQLITE_BUSY` without the busy
+    /// timeout applying: switching the file to WAL needs an exclusive lock that SQLite does not wait
+    /// for (4 processes started together on a new file: 3 of 400 failed to start before this).
+    private static func openWriterAndMigrate(path: String, allowFullTextSearch: Bool) throws -> (SQLiteConnection, SQLiteSearchMode) {
+        let giveUp = DispatchTime.now() + .milliseconds(SQLiteConnection.busyTimeoutMilliseconds)
+        var pauseMicroseconds: UInt32 = 5_000
+        while true {
+            do {
+                let connection = try SQLiteConnection.open(path: path, as: .writer)
+                return (connection, try SQLiteSchema.migrate(connection, allowFullTextSearch: allowFullTextSearch))
+            } catch let error as SQLiteError where error.primaryCode == SQLITE_BUSY && DispatchTime.now() < giveUp {
+                usleep(pauseMicroseconds)
+                pauseMicroseconds = min(pauseMicroseconds * 2, 100_000)
+            }
+        }
+    }
+
+    // MARK: - ShopStore
+
+    func read<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T {
+        try onReadConnection(interruption: interruption) { transaction in
+            try transaction.connection.inReadTransaction { try body(transaction) }
+        }
+    }
+
+    /// Without `BEGIN`/`COMMIT`: the one statement runs in autocommit mode, where SQLite gives it
+    /// a read transaction of its own (in WAL mode one snapshot, never waiting for the writer).
+    func readOneStatement<T>(interruption: (any ShopInterruption)?, _ body: (any ShopReadTransaction) throws -> T) throws(ShopError) -> T {
+        try onReadConnection(interruption: interruption) { transaction in try body(transaction) }
+    }
+
+    /// Runs `body` with the shop's primitives on a read connection (interrupts wired to
+    /// `interruption`); every error as a `ShopError`.
+    private func onReadConnection<T>(
+        interruption: (any ShopInterruption)?, _ body: (SQLiteShopTransaction) throws -> T
+    ) throws(ShopError) -> T {
+        do {
+            if interruption?.isInterrupted == true { throw ShopError.interrupted }
+            let searchMode = self.searchMode
+            return try readers.withConnection(interruption: interruption) { connection in
+                try connection.withInterrupts(from: interruption) {
+                    try body(SQLiteShopTransaction(connection: connection, searchMode: searchMode, interruption: interruption))
+                }
+            }
+        } catch {
+            throw ShopError(storeError: error)
+        }
+    }
+
+    func write<T: Sendable>(
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        _ body: @escaping @Sendable (any ShopWriteTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, ShopError>) -> Void
+    ) {
+        submit(interruption: interruption, callbackQueue: callbackQueue, { try body($0) }, completion: completion)
+    }
+
+    /// `OrderPlacement`'s rules statement by statement, as one write of the group writer.
+    func placeOrder(
+        _ placement: OrderPlacement,
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
+    ) {
+        submit(interruption: interruption, callbackQueue: callbackQueue, { try placement.run(in: $0) }, completion: completion)
+    }
+
+    /// `body` as one write of the group writer, its outcome delivered on `callbackQueue`.
+    private func submit<T: Sendable>(
+        interruption: (any ShopInterruption)?,
+        callbackQueue: DispatchQueue,
+        _ body: @escaping @Sendable (any ShopOrderTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, ShopError>) -> Void
+    ) {
+        writer.submit(PendingWrite(
+            interruption: interruption,
+            perform: { transaction in
+                let value = try body(transaction)
+                return { callbackQueue.async { completion(.success(value)) } }
+            },
+            fail: { error in callbackQueue.async { completion(.failure(error)) } }
+        ))
+    }
+
+    var stats: (transactions: Int, operations: Int) {
+        writer.stats
+    }
+
+    var readConcurrency: Int { readers.capacity }
+
+    /// Reads are function calls into SQLite on this machine, and WAL readers never wait for a writer.
+    var readsAreLocal: Bool { true }
+}

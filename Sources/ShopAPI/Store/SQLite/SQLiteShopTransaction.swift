@@ -1,0 +1,170 @@
+// MARK: - SQLiteShopTransaction
+
+/// The shop's primitive reads and writes as SQL on one connection, inside a transaction the
+/// store opened. Used only on the thread holding the connection, only during the transaction.
+///
+/// Checks `interruption` before every statement (`sqlite3_interrupt` only stops a statement
+/// that is running, so a cancel between statements would otherwise be missed).
+struct SQLiteShopTransaction: ShopOrderTransaction {
+    let connection: SQLiteConnection
+    let searchMode: SQLiteSearchMode
+    let interruption: (any ShopInterruption)?
+
+
+    // MARK: - Products and stock
+
+    func products(afterSku: String?, category: String?, limit: Int) throws -> [Product] {
+        if let category {
+            return try query(
+                "SELECT \(ShopRows.productColumns) FROM products p WHERE p.category = ?1 AND p.sku > ?2 ORDER BY p.sku LIMIT ?3",
+                [category, afterSku ?? "", limit], row: ShopRows.product
+            )
+        }
+        return try query(
+            "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku > ?1 ORDER BY p.sku LIMIT ?2",
+            [afterSku ?? "", limit], row: ShopRows.product
+        )
+    }
+
+    func product(sku: String) throws -> Product? {
+        try queryFirst(.productBySku, sql: "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1", [sku], row: ShopRows.product)
+    }
+
+    func searchProducts(terms: [String], limit: Int) throws -> [Product] {
+        switch searchMode {
+        case .fullText:
+            return try query(
+                """
+                SELECT \(ShopRows.productColumns) FROM product_search s JOIN products p ON p.sku = s.sku
+                WHERE product_search MATCH ?1 ORDER BY bm25(product_search), p.sku LIMIT ?2
+                """,
+                [SQLiteSearchIndex.fullTextQuery(terms: terms), limit], row: ShopRows.product
+            )
+        case .like:
+            // One clause per term (?1 … ?n), every term must match; the limit is ?(n+1).
+            let clauses = terms.indices.map { index in
+                let parameter = "?\(index + 1)"
+                return "(p.name LIKE \(parameter) ESCAPE '\\' OR p.description LIKE \(parameter) ESCAPE '\\' OR p.category LIKE \(parameter) ESCAPE '\\')"
+            }
+            let sql = "SELECT \(ShopRows.productColumns) FROM products p WHERE \(clauses.joined(separator: " AND ")) ORDER BY p.sku LIMIT ?\(terms.count + 1)"
+            let patterns: [any SQLiteBindable] = terms.map(SQLiteSearchIndex.likePattern(term:))
+            return try query(sql, patterns + [limit], row: ShopRows.product)
+        }
+    }
+
+    func available(sku: String) throws -> Int? {
+        try queryFirst(.stockBySku, sql: "SELECT available FROM stock WHERE sku = ?1", [sku]) { $0.int(0) }
+    }
+
+    // MARK: - Carts
+
+    func cartLines(cartId: String) throws -> [CartLine] {
+        try query("SELECT sku, quantity, unit_price_cents FROM cart_lines WHERE cart_id = ?1 ORDER BY id", [cartId], row: ShopRows.line)
+    }
+
+    /// Nothing to do: the store's writes run one at a time (`BEGIN IMMEDIATE` holds the file's
+    /// write lock, across processes too).
+    func lockCart(cartId: String) throws {}
+
+    func setCartLine(cartId: String, line: CartLine) throws {
+        try run(
+            """
+            INSERT INTO cart_lines (cart_id, sku, quantity, unit_price_cents) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (cart_id, sku) DO UPDATE SET quantity = excluded.quantity, unit_price_cents = excluded.unit_price_cents
+            """,
+            [cartId, line.sku, line.quantity, line.unitPriceCents]
+        )
+    }
+
+    func removeCartLine(cartId: String, sku: String) throws {
+        try run("DELETE FROM cart_lines WHERE cart_id = ?1 AND sku = ?2", [cartId, sku])
+    }
+
+    func clearCart(cartId: String) throws {
+        try run("DELETE FROM cart_lines WHERE cart_id = ?1", [cartId])
+    }
+
+    // MARK: - Stock and orders
+
+    /// One conditional UPDATE: inside `BEGIN IMMEDIATE` no other writer (thread or process) can
+    /// interleave, and the condition keeps stock from going negative.
+    func takeStock(sku: String, quantity: Int) throws -> Bool {
+        try run("UPDATE stock SET available = available - ?2 WHERE sku = ?1 AND available >= ?2", [sku, quantity]) == 1
+    }
+
+    func insertOrder(_ order: Order, idempotencyKey: String) throws {
+        try run(
+            """
+            INSERT INTO orders (order_id, cart_id, idempotency_key, total_cents, currency, status, created_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            """,
+            [order.orderId, order.cartId, idempotencyKey, order.totalCents, order.currency, order.status, order.createdAt]
+        )
+        let sequence = connection.lastInsertRowID
+        for (number, line) in order.lines.enumerated() {
+            try run(
+                "INSERT INTO order_lines (order_seq, line_no, sku, quantity, unit_price_cents) VALUES (?1, ?2, ?3, ?4, ?5)",
+                [sequence, number + 1, line.sku, line.quantity, line.unitPriceCents]
+            )
+        }
+    }
+
+    func order(id: String) throws -> Order? {
+        try query("SELECT \(ShopRows.orderColumns) FROM orders WHERE order_id = ?1", [id], row: ShopRows.orderHeader)
+            .first.map(withLines)?.order
+    }
+
+    func orders(cartId: String?, beforeSequence: Int64?, limit: Int) throws -> [StoredOrder] {
+        let before = beforeSequence ?? Int64.max
+        let headers = if let cartId {
+            try query(
+                "SELECT \(ShopRows.orderColumns) FROM orders WHERE cart_id = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3",
+                [cartId, before, limit], row: ShopRows.orderHeader
+            )
+        } else {
+            try query(
+                "SELECT \(ShopRows.orderColumns) FROM orders WHERE seq < ?1 ORDER BY seq DESC LIMIT ?2",
+                [before, limit], row: ShopRows.orderHeader
+            )
+        }
+        return try headers.map(withLines)
+    }
+
+    func orderReference(idempotencyKey: String) throws -> (orderId: String, cartId: String)? {
+        try query("SELECT order_id, cart_id FROM orders WHERE idempotency_key = ?1", [idempotencyKey]) {
+            (orderId: $0.text(0), cartId: $0.text(1))
+        }.first
+    }
+
+    // MARK: - Helpers
+
+    private func checkInterruption() throws {
+        if interruption?.isInterrupted == true { throw ShopError.interrupted }
+    }
+
+    private func query<Row>(_ sql: String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> [Row] {
+        try checkInterruption()
+        return try connection.query(sql, arguments, row: row)
+    }
+
+    /// `query` for a lookup by a unique key (the primary key): the first row, or nil.
+    private func queryFirst<Row>(_ lookup: SQLiteConnection.KeyLookup, sql: @autoclosure () -> String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> Row? {
+        try checkInterruption()
+        return try connection.queryFirst(lookup, sql: sql(), arguments, row: row)
+    }
+
+    @discardableResult
+    private func run(_ sql: String, _ arguments: [any SQLiteBindable]) throws -> Int {
+        try checkInterruption()
+        return try connection.run(sql, arguments: arguments)
+    }
+
+    /// An order header row with its lines loaded.
+    private func withLines(_ header: StoredOrder) throws -> StoredOrder {
+        let lines = try query(
+            "SELECT sku, quantity, unit_price_cents FROM order_lines WHERE order_seq = ?1 ORDER BY line_no",
+            [header.sequence], row: ShopRows.line
+        )
+        return ShopRows.withLines(header, lines)
+    }
+}

@@ -1,0 +1,44 @@
+import RPCServer
+import ShopAPI
+
+/// JSON Schemas of the shop's params and results, for `rpc.discover`.
+enum Schemas {
+    static let string: JSONValue = ["type": "string"]
+
+    static func integer(_ range: ClosedRange<Int>) -> JSONValue {
+        ["type": "integer", "minimum": .int(Int64(range.lowerBound)), "maximum": .int(Int64(range.upperBound))]
+    }
+
+    static func params(_ properties: JSONObject, required: [String] = []) -> JSONValue {
+        ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) })]
+    }
+
+    private static func object(_ properties: JSONObject, optional: Set<String> = []) -> JSONValue {
+        let required = properties.members.map(\.key).filter { !optional.contains($0) }
+        return ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) })]
+    }
+
+    private static let integer: JSONValue = ["type": "integer"]
+
+    static let product = object([
+        "sku": string, "name": string, "description": string, "category": string, "priceCents": integer, "currency": string,
+    ])
+
+    static let line = object(["sku": string, "quantity": integer, "unitPriceCents": integer])
+
+    static let cart = object(["cartId": string, "lines": ["type": "array", "items": line], "totalCents": integer, "currency": string])
+
+    static let order = object([
+        "orderId": string, "cartId": string, "lines": ["type": "array", "items": line], "totalCents": integer,
+        "currency": string, "status": ["type": "string", "enum": ["placed"]], "createdAt": ["type": "string", "format": "date-time"],
+    ])
+
+    static let levels = object(["levels": ["type": "array", "items": object(
+        ["sku": string, "available": integer, "stale": ["type": "boolean"], "ageMs": integer], optional: ["stale", "ageMs"])]])
+
+    static func items(of item: JSONValue) -> JSONValue { object(["items": ["type": "array", "items": item]]) }
+
+    static func page(of item: JSONValue) -> JSONValue {
+        object(["items": ["type": "array", "items": item], "nextCursor": string], optional: ["nextCursor"])
+    }
+}

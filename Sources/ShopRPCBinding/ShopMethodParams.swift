@@ -1,0 +1,123 @@
+import RPCServer
+import ShopAPI
+
+/// Params of a shop method: decoded by the engine (types, presence), then range-checked here so
+/// every violation is a -32602 naming its field. Each also reads its valid shapes straight from the
+/// parsed JSON (`JSONValueDecodable`, in ShopMethodParams+JSON.swift), leaving `Decodable` to
+/// explain the invalid ones.
+protocol ValidatedParams: JSONValueDecodable, Sendable {
+    func validate() throws(RPCError)
+}
+
+// MARK: - Checks
+
+private func requireIdentifier(_ value: String, _ field: String) throws(RPCError) {
+    guard !value.isEmpty else { throw .invalidParams("'\(field)' must be a non-empty string", field: field) }
+    guard value.utf8.count <= 256 else { throw .invalidParams("'\(field)' must be at most 256 bytes", field: field) }
+}
+
+private func requireRange(_ value: Int?, _ range: ClosedRange<Int>, _ field: String) throws(RPCError) {
+    guard let value else { return }
+    guard range.contains(value) else {
+        throw .invalidParams("'\(field)' must be between \(range.lowerBound) and \(range.upperBound)", field: field)
+    }
+}
+
+private let pageLimit = 1...ShopLimits.maxPageSize
+
+// MARK: - Params
+
+struct CatalogListParams: ValidatedParams {
+    var cursor: String?
+    var limit: Int?
+    var category: String?
+    func validate() throws(RPCError) { try requireRange(limit, pageLimit, "limit") }
+    static let schema = Schemas.params(["cursor": Schemas.string, "limit": Schemas.integer(pageLimit), "category": Schemas.string])
+}
+
+struct SkuParams: ValidatedParams {
+    var sku: String
+    func validate() throws(RPCError) { try requireIdentifier(sku, "sku") }
+    static let schema = Schemas.params(["sku": Schemas.string], required: ["sku"])
+}
+
+struct CatalogSearchParams: ValidatedParams {
+    var query: String
+    var limit: Int?
+    func validate() throws(RPCError) {
+        guard query.utf8.count <= 1024 else { throw .invalidParams("'query' must be at most 1024 bytes", field: "query") }
+        try requireRange(limit, pageLimit, "limit")
+    }
+    static let schema = Schemas.params(["query": Schemas.string, "limit": Schemas.integer(pageLimit)], required: ["query"])
+}
+
+struct InventoryCheckParams: ValidatedParams {
+    var skus: [String]
+    func validate() throws(RPCError) {
+        guard (1...ShopLimits.maxSkusPerCheck).contains(skus.count) else {
+            throw .invalidParams("'skus' must hold 1 to \(ShopLimits.maxSkusPerCheck) skus", field: "skus")
+        }
+        for (index, sku) in skus.enumerated() { try requireIdentifier(sku, "skus[\(index)]") }
+    }
+    static let schema = Schemas.params(
+        ["skus": ["type": "array", "items": Schemas.string, "minItems": 1, "maxItems": .int(Int64(ShopLimits.maxSkusPerCheck))]],
+        required: ["skus"])
+}
+
+struct CartParams: ValidatedParams {
+    var cartId: String
+    func validate() throws(RPCError) { try requireIdentifier(cartId, "cartId") }
+    static let schema = Schemas.params(["cartId": Schemas.string], required: ["cartId"])
+}
+
+struct CartLineParams: ValidatedParams {
+    var cartId: String
+    var sku: String
+    func validate() throws(RPCError) {
+        try requireIdentifier(cartId, "cartId")
+        try requireIdentifier(sku, "sku")
+    }
+    static let schema = Schemas.params(["cartId": Schemas.string, "sku": Schemas.string], required: ["cartId", "sku"])
+}
+
+struct CartAddParams: ValidatedParams {
+    var cartId: String
+    var sku: String
+    var quantity: Int
+    func validate() throws(RPCError) {
+        try requireIdentifier(cartId, "cartId")
+        try requireIdentifier(sku, "sku")
+        // Above the line maximum is the shop's own InvalidQuantity error, which names the limit.
+        guard quantity >= 1 else { throw .invalidParams("'quantity' must be at least 1", field: "quantity") }
+    }
+    static let schema = Schemas.params(
+        ["cartId": Schemas.string, "sku": Schemas.string, "quantity": Schemas.integer(1...ShopLimits.maxLineQuantity)],
+        required: ["cartId", "sku", "quantity"])
+}
+
+struct PlaceOrderParams: ValidatedParams {
+    var cartId: String
+    var idempotencyKey: String
+    func validate() throws(RPCError) {
+        try requireIdentifier(cartId, "cartId")
+        try requireIdentifier(idempotencyKey, "idempotencyKey")
+    }
+    static let schema = Schemas.params(["cartId": Schemas.string, "idempotencyKey": Schemas.string], required: ["cartId", "idempotencyKey"])
+}
+
+struct OrderParams: ValidatedParams {
+    var orderId: String
+    func validate() throws(RPCError) { try requireIdentifier(orderId, "orderId") }
+    static let schema = Schemas.params(["orderId": Schemas.string], required: ["orderId"])
+}
+
+struct OrdersListParams: ValidatedParams {
+    var cartId: String?
+    var cursor: String?
+    var limit: Int?
+    func validate() throws(RPCError) {
+        if let cartId { try requireIdentifier(cartId, "cartId") }
+        try requireRange(limit, pageLimit, "limit")
+    }
+    static let schema = Schemas.params(["cartId": Schemas.string, "cursor": Schemas.string, "limit": Schemas.integer(pageLimit)])
+}

@@ -1,0 +1,120 @@
+import Dispatch
+import RPCServer
+import ShopAPI
+
+/// The one place where the shop meets the engine: every shop operation as a `MethodSpec` with its
+/// params (validated into -32602 errors that name the field), its deadline, its schemas for
+/// `rpc.discover`, and the mapping of `ShopError` to JSON-RPC errors. The domain does not import
+/// the engine; only this file does.
+public enum ShopMethods {
+    /// `inventory.check`'s deadline and the exact message users see when it passes.
+    public static let inventoryDeadlineMs = 5_000
+    public static let inventoryUnavailableMessage = "Inventory information is temporarily unavailable, please try again later"
+    /// Every other shop method's deadline.
+    public static let defaultDeadlineMs = 30_000
+
+    /// The shop's method table, ready to register. With an `inventory` source, `inventory.check`
+    /// asks it for live stock instead of reading the store.
+    public static func specs(service: ShopService, inventory: (any InventorySource)? = nil) -> [MethodSpec] {
+        let lanes = ReadLanes(count: service.readConcurrency, inlineWhenIdle: service.readsAreLocal)
+        return [
+            read("catalog.list", CatalogListParams.self, lanes: lanes, summary: "Products ordered by sku, a page at a time.",
+                 params: CatalogListParams.schema, result: Schemas.page(of: Schemas.product)) { params, token in
+                try service.listCatalog(cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
+                                        category: params.category, interruption: token)
+            },
+            read("catalog.get", SkuParams.self, lanes: lanes, summary: "One product.", params: SkuParams.schema, result: Schemas.product) { params, token in
+                try service.product(sku: params.sku, interruption: token)
+            },
+            read("catalog.search", CatalogSearchParams.self, lanes: lanes, summary: "Products whose name, description or category match every word (prefix, case-insensitive).",
+                 params: CatalogSearchParams.schema, result: Schemas.items(of: Schemas.product)) { params, token in
+                try service.searchCatalog(query: params.query, limit: params.limit ?? ShopLimits.defaultPageSize, interruption: token)
+            },
+            inventory.map(liveInventoryCheck) ??
+            read("inventory.check", InventoryCheckParams.self, lanes: lanes, deadlineMs: inventoryDeadlineMs, deadlineMessage: inventoryUnavailableMessage,
+                 summary: "Units available per sku, in request order.", params: InventoryCheckParams.schema, result: Schemas.levels) { params, token in
+                try service.checkInventory(skus: params.skus, interruption: token)
+            },
+            read("cart.get", CartParams.self, lanes: lanes, summary: "A cart (an unknown cart is empty).", params: CartParams.schema, result: Schemas.cart) { params, token in
+                try service.cart(id: params.cartId, interruption: token)
+            },
+            write("cart.add", CartAddParams.self, summary: "Adds quantity of a sku to a cart line.", params: CartAddParams.schema,
+                  result: Schemas.cart, hints: MethodHints(destructive: false, idempotent: false)) { params, token, done in
+                service.addToCart(cartId: params.cartId, sku: params.sku, quantity: params.quantity, interruption: token, completion: done)
+            },
+            write("cart.remove", CartLineParams.self, summary: "Removes a sku's line from a cart.", params: CartLineParams.schema,
+                  result: Schemas.cart, hints: MethodHints(destructive: true, idempotent: true)) { params, token, done in
+                service.removeFromCart(cartId: params.cartId, sku: params.sku, interruption: token, completion: done)
+            },
+            write("cart.clear", CartParams.self, summary: "Empties a cart.", params: CartParams.schema, result: Schemas.cart,
+                  hints: MethodHints(destructive: true, idempotent: true)) { params, token, done in
+                service.clearCart(cartId: params.cartId, interruption: token, completion: done)
+            },
+            write("orders.place", PlaceOrderParams.self,
+                  summary: "Takes stock for every line, records the order and empties the cart in one durable transaction; idempotent per key.",
+                  params: PlaceOrderParams.schema, result: Schemas.order,
+                  hints: MethodHints(destructive: false, idempotent: true)) { params, token, done in
+                service.placeOrder(cartId: params.cartId, idempotencyKey: params.idempotencyKey, interruption: token, completion: done)
+            },
+            read("orders.get", OrderParams.self, lanes: lanes, summary: "One order.", params: OrderParams.schema, result: Schemas.order) { params, token in
+                try service.order(id: params.orderId, interruption: token)
+            },
+            read("orders.list", OrdersListParams.self, lanes: lanes, summary: "Orders, newest first, optionally of one cart.", params: OrdersListParams.schema,
+                 result: Schemas.page(of: Schemas.order)) { params, token in
+                try service.listOrders(cartId: params.cartId, cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
+                                       interruption: token)
+            },
+        ]
+    }
+
+    // MARK: - Binding styles
+
+    /// `inventory.check` answered by an `InventorySource` (an inventory service): never blocks a
+    /// thread while it waits; the call's token withdraws a queued check or cancels its request.
+    private static func liveInventoryCheck(_ source: any InventorySource) -> MethodSpec {
+        .callback("inventory.check", params: InventoryCheckParams.self, deadlineMs: inventoryDeadlineMs, deadlineMessage: inventoryUnavailableMessage,
+                  summary: "Units available per sku, in request order, from the inventory service.",
+                  paramsSchema: InventoryCheckParams.schema, resultSchema: Schemas.levels) { (params: InventoryCheckParams, context: CallContext, completion: @escaping @Sendable (Result<InventoryLevels, any Error>) -> Void) in
+            do {
+                try params.validate()
+            } catch {
+                return completion(.failure(error))
+            }
+            source.checkInventory(skus: params.skus, deadline: context.deadline, interruption: context.cancellation) { result in completion(result.mapError { $0 }) }
+        }
+    }
+
+    /// A synchronous store read, started on one of the read lanes; the call's token interrupts it.
+    private static func read<Params: ValidatedParams, Output: Encodable & Sendable>(
+        _ name: String, _ type: Params.Type, lanes: ReadLanes, deadlineMs: Int = defaultDeadlineMs, deadlineMessage: String? = nil,
+        summary: String, params: JSONValue, result: JSONValue,
+        _ body: @escaping @Sendable (Params, any ShopInterruption) throws -> Output
+    ) -> MethodSpec {
+        .callback(name, params: type, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, summary: summary,
+                  paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
+            completion(Result {
+                try params.validate()
+                return try body(params, ShopCallInterruption(context))
+            })
+        }
+        .startingOn(lanes.run)
+        .hinting(.readOnly)
+    }
+
+    /// A store write, handed to the service's grouping writer; its completion ends the call.
+    private static func write<Params: ValidatedParams, Output: Encodable & Sendable>(
+        _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
+        _ body: @escaping @Sendable (Params, any ShopInterruption, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
+    ) -> MethodSpec {
+        .callback(name, params: type, deadlineMs: defaultDeadlineMs, summary: summary,
+                  paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
+            do {
+                try params.validate()
+            } catch {
+                return completion(.failure(error))
+            }
+            body(params, ShopCallInterruption(context)) { result in completion(result.mapError { $0 }) }
+        }
+        .hinting(hints)
+    }
+}

@@ -1,0 +1,119 @@
+import RPCServer
+import ShopAPI
+
+/// One of shop-rpc's own flags (the engine's own are `ServerOptions`'). Each is declared once, in
+/// `ShopFlags`: its spelling, its help, and the default the code really uses, which the help
+/// states; the parser, the help and the code that reads the value all use that one declaration.
+protocol ShopFlag: Sendable {
+    var option: ServerOptions.ApplicationOption { get }
+    /// Whether the flag tunes the inventory client, and so means nothing without `--inventory-url`.
+    var needsInventoryURL: Bool { get }
+}
+
+extension ShopFlag {
+    var flag: String { option.flag }
+}
+
+/// A flag whose value is any text (a path, a URI, a URL).
+struct TextFlag: ShopFlag {
+    let option: ServerOptions.ApplicationOption
+    let needsInventoryURL = false
+
+    init(_ flag: String, valueName: String, help: String) {
+        option = .init(flag: flag, valueName: valueName, help: help)
+    }
+
+    /// The value given, or nil.
+    func value(in options: ServerOptions) -> String? {
+        options.applicationValues[flag]
+    }
+}
+
+/// A flag whose value is an integer in `range`, `defaultValue` when absent.
+struct IntegerFlag: ShopFlag {
+    let option: ServerOptions.ApplicationOption
+    let range: ClosedRange<Int>
+    let defaultValue: Int
+    let needsInventoryURL: Bool
+
+    /// `defaultMeaning`, if any, follows the default in the help ("0: never").
+    init(_ flag: String, valueName: String = "N", help: String, range: ClosedRange<Int>, defaultValue: Int,
+         defaultMeaning: String? = nil, needsInventoryURL: Bool = false) {
+        let shownDefault = defaultMeaning.map { "\(defaultValue): \($0)" } ?? "\(defaultValue)"
+        option = .init(flag: flag, valueName: valueName, help: "\(help) (\(range.lowerBound)…\(range.upperBound); default \(shownDefault))")
+        self.range = range
+        self.defaultValue = defaultValue
+        self.needsInventoryURL = needsInventoryURL
+    }
+
+    /// The value given, or the default; a value out of range or not an integer prints why and exits 2.
+    func value(in options: ServerOptions) -> Int {
+        do {
+            return try options.applicationInteger(flag, in: range) ?? defaultValue
+        } catch {
+            exitWithMessage("\(error)", status: 2)
+        }
+    }
+}
+
+/// A flag whose value is one of a few names, each meaning a `Value`; the first is the default.
+struct ChoiceFlag<Value: Sendable>: ShopFlag {
+    let option: ServerOptions.ApplicationOption
+    let choices: KeyValuePairs<String, Value>
+    let needsInventoryURL: Bool
+
+    init(_ flag: String, help: String, choices: KeyValuePairs<String, Value>, needsInventoryURL: Bool = false) {
+        let names = choices.map(\.key)
+        option = .init(flag: flag, valueName: names.joined(separator: "|"), help: "\(help) (default \(names[0]))")
+        self.choices = choices
+        self.needsInventoryURL = needsInventoryURL
+    }
+
+    /// The value of the name given, or of the default; another name prints why and exits 2.
+    func value(in options: ServerOptions) -> Value {
+        guard let text = options.applicationValues[flag] else { return choices[choices.startIndex].value }
+        guard let value = choices.first(where: { $0.key == text })?.value else {
+            exitWithMessage("\(flag) must be \(choices.map(\.key).joined(separator: " or ")), got '\(text)'", status: 2)
+        }
+        return value
+    }
+}
+
+/// Every flag of `shop-rpc serve`, in the order its help lists them.
+enum ShopFlags {
+    static let database = TextFlag(
+        "--db", valueName: "PATH|URI",
+        help: "the store: a SQLite file (default: $XDG_DATA_HOME/shop-rpc/shop.sqlite; ':memory:' for a throw-away one) or a postgres:// URI")
+    static let poolSize = IntegerFlag(
+        "--db-pool", help: "PostgreSQL connections per process", range: 1...256, defaultValue: ShopService.defaultPostgresPoolSize)
+    static let inventoryURL = TextFlag(
+        "--inventory-url", valueName: "URL",
+        help: "ask this http(s) inventory service for live stock in inventory.check (GET URL/stock?sku=…)")
+    static let inventoryMaxConcurrent = IntegerFlag(
+        "--inventory-max-concurrent", help: "requests outstanding to the inventory service at most; more checks wait in line",
+        range: 1...4096, defaultValue: HTTPInventorySource.defaultMaxConcurrent, needsInventoryURL: true)
+    static let inventoryCircuitFailures = IntegerFlag(
+        "--inventory-circuit-failures", help: "failures in a row that open the inventory circuit breaker",
+        range: 1...1_000_000, defaultValue: InventoryCircuitBreaker.defaultFailureThreshold, needsInventoryURL: true)
+    static let inventoryCircuitCoolDown = IntegerFlag(
+        "--inventory-circuit-cooldown-ms", valueName: "MS", help: "how long an open circuit refuses checks before one probe",
+        range: 1...3_600_000, defaultValue: InventoryCircuitBreaker.defaultCoolDownMilliseconds, needsInventoryURL: true)
+    static let inventoryStale = IntegerFlag(
+        "--inventory-stale-ms", valueName: "MS",
+        help: "when the inventory service cannot answer in time, answer levels up to MS old, marked stale",
+        range: 0...86_400_000, defaultValue: 0, defaultMeaning: "never", needsInventoryURL: true)
+    static let inventoryLimit = ChoiceFlag(
+        "--inventory-limit",
+        help: "adaptive: the request limit follows the service's latency up to --inventory-max-concurrent and hopeless checks are shed at once; fixed: always the maximum, checks wait for their deadline",
+        choices: ["adaptive": true, "fixed": false], needsInventoryURL: true)
+    static let inventoryCoalesce = ChoiceFlag(
+        "--inventory-coalesce", help: "checks share pending inventory requests for the same SKUs",
+        choices: ["on": true, "off": false], needsInventoryURL: true)
+
+    static let all: [any ShopFlag] = [
+        database, poolSize, inventoryURL, inventoryMaxConcurrent, inventoryCircuitFailures, inventoryCircuitCoolDown,
+        inventoryStale, inventoryLimit, inventoryCoalesce,
+    ]
+
+    static var applicationOptions: [ServerOptions.ApplicationOption] { all.map(\.option) }
+}

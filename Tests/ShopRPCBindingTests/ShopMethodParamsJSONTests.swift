@@ -1,0 +1,88 @@
+import RPCServer
+import XCTest
+@testable import ShopRPCBinding
+@testable import ShopAPI
+
+/// Each params type's direct reading (`init?(jsonValue:)`) must agree with its `Decodable`
+/// conformance: on a valid example it reads the same params (so the engine's fast path is taken),
+/// and on every variant of it (each member dropped, null, or of each other JSON type; an unknown
+/// member added; repeated; params that are not an object) it either reads what `Decodable` reads
+/// or declines, never accepting what `Decodable` rejects.
+final class ShopMethodParamsJSONTests: XCTestCase {
+    /// Members of each kind that may stand in for any member's value.
+    private static let replacements: [JSONValue] = [
+        .null, .bool(true), .int(0), .int(7), .int(-3), .double(2.0), .double(2.5), .string(""), .string("SKU-0001"),
+        .array([]), .array([.string("SKU-0001")]), .array([.int(1)]), .object(JSONObject()),
+    ]
+
+    private func assertAgreesWithDecodable<Params: ValidatedParams>(
+        _ type: Params.Type, valid examples: [JSONValue], file: StaticString = #filePath, line: UInt = #line
+    ) {
+        for example in examples {
+            guard let direct = Params(jsonValue: example) else {
+                return XCTFail("\(Params.self) declined its valid example \(example)", file: file, line: line)
+            }
+            XCTAssertEqual(describe(direct), describe(try? JSONValueDecoder().decode(Params.self, from: example)),
+                           "\(Params.self) on \(example)", file: file, line: line)
+        }
+        var checked = 0, declined = 0
+        for variant in examples.flatMap(variants) {
+            let decoded = try? JSONValueDecoder().decode(Params.self, from: variant)
+            guard let direct = Params(jsonValue: variant) else {
+                declined += 1
+                continue
+            }
+            checked += 1
+            XCTAssertNotNil(decoded, "\(Params.self) accepted \(variant), which Decodable rejects", file: file, line: line)
+            XCTAssertEqual(describe(direct), describe(decoded), "\(Params.self) on \(variant)", file: file, line: line)
+        }
+        XCTAssertGreaterThan(checked, 0, "no variant of \(Params.self) was read directly", file: file, line: line)
+        XCTAssertGreaterThan(declined, 0, "no variant of \(Params.self) was declined", file: file, line: line)
+    }
+
+    /// Every one-step change of a valid params object, and params that are not objects at all.
+    private func variants(of example: JSONValue) -> [JSONValue] {
+        guard case .object(let object) = example else { return [] }
+        var variants: [JSONValue] = [.null, .array([example]), .string("x"), .int(1), .object(JSONObject())]
+        for member in object.members {
+            var without = object
+            without[member.key] = nil
+            variants.append(.object(without))
+            for replacement in Self.replacements {
+                var changed = object
+                changed[member.key] = replacement
+                variants.append(.object(changed))
+            }
+            // A repeated name: `Decodable` and the direct reading both take the last one.
+            var repeatedLast = object
+            repeatedLast.append(member.key, .int(1))
+            variants.append(.object(repeatedLast))
+            var repeatedFirst = JSONObject()
+            repeatedFirst.append(member.key, .int(1))
+            for original in object.members { repeatedFirst.append(original.key, original.value) }
+            variants.append(.object(repeatedFirst))
+        }
+        var extra = object
+        extra["unknown"] = .string("ignored")
+        variants.append(.object(extra))
+        return variants
+    }
+
+    private func describe(_ params: Any?) -> String { params.map { String(reflecting: $0) } ?? "nil" }
+
+    func test_everyParamsType_readsDirectlyWhatDecodableReads_andDeclinesTheRest() {
+        assertAgreesWithDecodable(CatalogListParams.self, valid: [
+            ["cursor": "abc", "limit": 10, "category": "books"], [:], ["limit": .null, "cursor": .null],
+        ])
+        assertAgreesWithDecodable(SkuParams.self, valid: [["sku": "SKU-0001"], ["sku": ""]])
+        assertAgreesWithDecodable(CatalogSearchParams.self, valid: [["query": "mug", "limit": 5], ["query": "mug"]])
+        assertAgreesWithDecodable(InventoryCheckParams.self, valid: [["skus": ["SKU-0001", "SKU-0002"]], ["skus": []]])
+        assertAgreesWithDecodable(CartParams.self, valid: [["cartId": "c1"]])
+        assertAgreesWithDecodable(CartLineParams.self, valid: [["cartId": "c1", "sku": "SKU-0001"]])
+        assertAgreesWithDecodable(CartAddParams.self, valid: [["cartId": "c1", "sku": "SKU-0001", "quantity": 2],
+                                                              ["cartId": "c1", "sku": "SKU-0001", "quantity": -1]])
+        assertAgreesWithDecodable(PlaceOrderParams.self, valid: [["cartId": "c1", "idempotencyKey": "k1"]])
+        assertAgreesWithDecodable(OrderParams.self, valid: [["orderId": "ord-1"]])
+        assertAgreesWithDecodable(OrdersListParams.self, valid: [["cartId": "c1", "cursor": "x", "limit": 3], [:]])
+    }
+}
