@@ -123,11 +123,7 @@ package final class RPCConnection: Sendable {
         case .flushAndFinish:
             // Every reply was handed to the writer before its call left the table: flush behind
             // them, then report, on the writer queue.
-            let finishedHandler = state.value.finishedHandler
-            writer.queue.async { [writer] in
-                writer.flushOnWriterQueue()
-                finishedHandler?()
-            }
+            writer.whenFlushed { [finishedHandler = state.value.finishedHandler] in finishedHandler?() }
         }
     }
 
