@@ -51,7 +51,6 @@ extension RPCEngine {
     private func statsOnReaderQueue() -> JSONValue {
         dispatchPrecondition(condition: .onQueue(readerQueue))
         let table = inflight.withLock { $0.stats }
-        let uptimeMs = Int((DispatchTime.now().uptimeNanoseconds - startNanos) / 1_000_000)
-        return StatsReport.make(uptimeMs: uptimeMs, names: registry.names, table: table, sections: statsSections)
+        return StatsReport.make(uptimeMs: Uptime.millisecondsSince(startNanos), names: registry.names, table: table, sections: statsSections)
     }
 }

@@ -90,7 +90,7 @@ extension RPCEngine {
         var directWrite: OutputWriter.DirectWrite?
         var errorCode: Int?
         if case .failure(let error) = outcome { errorCode = error.code.rawValue }
-        let latencyNanos = DispatchTime.now().uptimeNanoseconds &- call.startNanos
+        let latencyNanos = Uptime.nanosSince(call.startNanos)
         let waiters = inflight.withLock { table -> [InflightTable.Waiter] in
             let waiters = table.settle(call, errorCode: errorCode, ending: ending, latencyNanos: latencyNanos)
             if case .channel(let channel) = call.target, let body {

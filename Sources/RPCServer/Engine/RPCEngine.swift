@@ -31,7 +31,7 @@ package final class RPCEngine: Sendable, CallOwner {
     let mcp: MCPSession
     /// The server's own `rpc.stats` sections, and when the engine started (for `uptimeMs`).
     let statsSections: [StatsSection]
-    let startNanos = DispatchTime.now().uptimeNanoseconds
+    let startNanos = Uptime.nowNanos
     let inflight: Locked<InflightTable>
 
     /// In-flight calls at or below which a paused reader resumes: hysteresis, so a full pipeline

@@ -86,12 +86,7 @@ struct OutputOwnership: Equatable {
     mutating func flushStarts(pending: Int) -> FlushStart {
         switch state {
         case .idle, .flushScheduled:
-            guard pending > 0 else {
-                state = .idle
-                return .flushed
-            }
-            state = .writerQueue(writing: pending)
-            return .write
+            return writerQueueTakes(pending) ? .write : .flushed
         case .writerQueue, .direct:
             return .ownedElsewhere
         case .closed:
@@ -108,12 +103,7 @@ struct OutputOwnership: Equatable {
         }
         switch state {
         case .writerQueue:
-            guard pending > 0 else {
-                state = .idle
-                return .flushed
-            }
-            state = .writerQueue(writing: pending)
-            return .writeMore
+            return writerQueueTakes(pending) ? .writeMore : .flushed
         case .direct:
             guard pending > 0 else {
                 state = .idle
@@ -126,5 +116,16 @@ struct OutputOwnership: Equatable {
         case .idle, .flushScheduled:
             return .notOwned
         }
+    }
+
+    /// The writer queue owns the output to write the `pending` bytes, if there are any; else the
+    /// output is idle.
+    private mutating func writerQueueTakes(_ pending: Int) -> Bool {
+        guard pending > 0 else {
+            state = .idle
+            return false
+        }
+        state = .writerQueue(writing: pending)
+        return true
     }
 }

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Synchronization
 import SharedSupport
@@ -217,30 +210,13 @@ package final class OutputWriter: Sendable {
             }
         }
         while write {
-            var failed = false
-            do {
-                try batch.withUnsafeBytes { try output.write($0) }
-            } catch {
-                failed = true
-            }
             // Keep the buffer for the next flush, unless a burst made it large.
-            batch.removeAll(keepingCapacity: batch.capacity <= 1024 * 1024)
+            let failed = writeAsOwner(&batch, keepingCapacityUpTo: 1024 * 1024)
             // What was submitted during the write is written next, by this flush.
             write = pending.withLock { state -> Bool in
-                switch state.ownership.writeEnded(failed: failed, pending: state.bytes.count) {
-                case .writeMore:
-                    swap(&batch, &state.bytes)
-                    return true
-                case .closed:
-                    state.bytes = []
-                    flushed = Self.takeFlushWaitersLocked(&state)
-                    return false
-                case .flushed:
-                    flushed = Self.takeFlushWaitersLocked(&state)
-                    return false
-                case .scheduleFlush, .notOwned:
-                    return false
-                }
+                guard Self.endWriteLocked(&state, failed: failed, flushWaiters: &flushed) == .writeMore else { return false }
+                swap(&batch, &state.bytes)
+                return true
             }
             if failed {
                 onClosed()
@@ -285,29 +261,12 @@ package final class OutputWriter: Sendable {
     /// on the writer queue, as a failed flush does).
     private func writeDirectly(_ batch: [UInt8]) {
         var batch = batch
-        var failed = false
-        do {
-            try batch.withUnsafeBytes { try output.write($0) }
-        } catch {
-            failed = true
-        }
-        batch.removeAll(keepingCapacity: batch.capacity <= 64 * 1024)
+        let failed = writeAsOwner(&batch, keepingCapacityUpTo: 64 * 1024)
         var flushed: [@Sendable () -> Void] = []
         let (schedule, wakeWaiters) = pending.withLock { state -> (Bool, Bool) in
-            switch state.ownership.writeEnded(failed: failed, pending: state.bytes.count) {
-            case .closed:
-                state.bytes = []
-                flushed = Self.takeFlushWaitersLocked(&state)
-                return (false, false)
-            case .flushed:
-                flushed = Self.takeFlushWaitersLocked(&state)
-                if state.bytes.capacity < batch.capacity { swap(&batch, &state.bytes) }  // reuse the buffer
-                return (false, !state.backlogWaiters.isEmpty)
-            case .scheduleFlush:
-                return (true, !state.backlogWaiters.isEmpty)
-            case .writeMore, .notOwned:
-                return (false, !state.backlogWaiters.isEmpty)
-            }
+            let after = Self.endWriteLocked(&state, failed: failed, flushWaiters: &flushed)
+            if after == .flushed, state.bytes.capacity < batch.capacity { swap(&batch, &state.bytes) }  // reuse the buffer
+            return (after == .scheduleFlush, !failed && !state.backlogWaiters.isEmpty)
         }
         if failed {
             queue.async { [flushed] in
@@ -319,6 +278,37 @@ package final class OutputWriter: Sendable {
         if schedule { queue.async { self.flushOnWriterQueue() } }
         if wakeWaiters { queue.async { self.wakeBacklogWaitersIfRoom() } }
         if !flushed.isEmpty { queue.async { [flushed] in for action in flushed { action() } } }
+    }
+
+    /// Writes `batch` as the output's owner, then empties it, keeping its buffer unless larger
+    /// than `limit` bytes. True if the write failed (the output is gone).
+    private func writeAsOwner(_ batch: inout [UInt8], keepingCapacityUpTo limit: Int) -> Bool {
+        var failed = false
+        do {
+            try batch.withUnsafeBytes { try output.write($0) }
+        } catch {
+            failed = true
+        }
+        batch.removeAll(keepingCapacity: batch.capacity <= limit)
+        return failed
+    }
+
+    /// Ends the owner's write (`OutputOwnership.writeEnded`). A failed write closes the output and
+    /// drops what is pending (the reader went away); once the output is flushed or closed, the
+    /// flush waiters are moved to `flushWaiters`, to run on the writer queue. Call under the lock.
+    private static func endWriteLocked(_ state: inout Pending, failed: Bool,
+                                       flushWaiters: inout [@Sendable () -> Void]) -> OutputOwnership.AfterWrite {
+        let after = state.ownership.writeEnded(failed: failed, pending: state.bytes.count)
+        switch after {
+        case .closed:
+            state.bytes = []
+            flushWaiters = takeFlushWaitersLocked(&state)
+        case .flushed:
+            flushWaiters = takeFlushWaitersLocked(&state)
+        case .writeMore, .scheduleFlush, .notOwned:
+            break
+        }
+        return after
     }
 
     private func wakeBacklogWaitersIfRoom() {
