@@ -22,8 +22,10 @@ extension RPCEngine {
             answerInline(request, target: target, mcp.toolsList(request.params))
         case .toolsCall:
             switch mcp.toolCall(request, routes: routes) {
-            case .success(let (call, method)):
+            case .success(.start(let call, let method)):
                 startCallOnReaderQueue(call, method: method, target: target, channel: channel, replyStyle: .mcpTool)
+            case .success(.refused(let error)):
+                answerInline(request, target: target, .failure(error), style: .mcpTool)
             case .failure(let error):
                 answerInline(request, target: target, .failure(error))
             }
@@ -44,13 +46,14 @@ extension RPCEngine {
         call.settle(.failure(.cancelled(method: call.method)), sendsReply: sendsReply, ending: .clientCancel)
     }
 
-    /// The `rpc.stats` result: the counts of every registered method (a copy-on-write copy under
+    /// The `rpc.stats` result: the counts of every method served (a copy-on-write copy under
     /// the lock, so the walk over the histograms happens outside it; the next call that settles
     /// copies its method's slot once), then the server's sections.
     /// - Important: call on the reader queue.
     private func statsOnReaderQueue() -> JSONValue {
         dispatchPrecondition(condition: .onQueue(readerQueue))
         let table = inflight.withLock { $0.stats }
-        return StatsReport.make(uptimeMs: Uptime.millisecondsSince(startNanos), names: registry.names, table: table, sections: statsSections)
+        return StatsReport.make(uptimeMs: Uptime.millisecondsSince(startNanos), methods: statsMethods, table: table,
+                                sections: statsSections)
     }
 }

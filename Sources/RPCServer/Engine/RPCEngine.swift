@@ -29,7 +29,9 @@ package final class RPCEngine: Sendable, CallOwner {
     let deadlines: DeadlineScheduler
     let discovery: JSONValue
     let mcp: MCPSession
-    /// The server's own `rpc.stats` sections, and when the engine started (for `uptimeMs`).
+    /// The methods `rpc.stats` reports (those served, with their slots), the server's own
+    /// sections, and when the engine started (for `uptimeMs`).
+    let statsMethods: [(name: String, slot: Int)]
     let statsSections: [StatsSection]
     let startNanos = Uptime.nowNanos
     let inflight: Locked<InflightTable>
@@ -61,12 +63,15 @@ package final class RPCEngine: Sendable, CallOwner {
             methods.append(ResolvedMethod(spec: spec, gate: gate, simulatedLatencyMs: configuration.simulatedLatencyMs[name] ?? 0,
                                           statsSlot: slot))
         }
-        routes = RouteTable(methods: methods)
+        routes = RouteTable(methods: methods, serves: configuration.serves)
         resumeThreshold = max(0, configuration.maxInflight - max(1, configuration.maxInflight / 4))
         inflight = Locked(InflightTable(methodCount: registry.names.count, resumeThreshold: resumeThreshold))
         statsSections = registry.statsSections
-        discovery = OpenRPCDocument.make(registry: registry, title: identity.title, version: identity.version)
-        mcp = MCPSession(identity: identity, tools: MCPToolCatalog(registry: registry), readerQueue: readerQueue)
+        let served = methods.filter { configuration.serves($0.spec) }
+        statsMethods = served.map { ($0.spec.name, $0.statsSlot) }
+        discovery = OpenRPCDocument.make(methods: served.map(\.spec), title: identity.title, version: identity.version)
+        mcp = MCPSession(identity: identity, tools: MCPToolCatalog(methods: methods.map(\.spec), serves: configuration.serves),
+                         readerQueue: readerQueue)
     }
 
     // MARK: - Entry points
@@ -101,7 +106,8 @@ package final class RPCEngine: Sendable, CallOwner {
     }
 
     /// Sends a request where its method leads: a built-in answered here, a registered method
-    /// started as a call, or -32601. - Important: call on the reader queue.
+    /// started as a call, or -32601 (an unknown method, or one outside the allowed scopes, which
+    /// does no work). - Important: call on the reader queue.
     func routeOnReaderQueue(_ request: Request, target: ReplyTarget, channel: ReplyChannel) {
         dispatchPrecondition(condition: .onQueue(readerQueue))
         switch routes[request.method] {
@@ -109,14 +115,16 @@ package final class RPCEngine: Sendable, CallOwner {
             startCallOnReaderQueue(request, method: method, target: target, channel: channel)
         case .builtIn(let builtIn)?:
             answerOnReaderQueue(builtIn, request, target: target, channel: channel)
+        case .refused(let error)?:
+            answerInline(request, target: target, .failure(error))
         case nil:
             answerInline(request, target: target, .failure(.methodNotFound(request.method)))
         }
     }
 
-    /// Answers `request` at once (nothing, for a notification).
-    func answerInline(_ request: Request, target: ReplyTarget, _ outcome: Result<JSONValue, RPCError>) {
-        if let id = request.id { target.deliver(id: id, outcome.map(ResultJSON.value)) }
+    /// Answers `request` at once (nothing, for a notification), framed as `style` says.
+    func answerInline(_ request: Request, target: ReplyTarget, _ outcome: Result<JSONValue, RPCError>, style: ReplyStyle = .plain) {
+        if let id = request.id { target.deliver(id: id, style.reply(for: outcome.map(ResultJSON.value))) }
     }
 
     /// The reply to a request whose id is in use: id null, since the id belongs to the earlier

@@ -48,17 +48,28 @@ final class MCPSession: Sendable {
         return .success(tools.listResult)
     }
 
+    /// What a `tools/call` asks for: a call of the tool's method, or the refusal of a method this
+    /// server does not serve (answered as an error result, like the method's own errors).
+    enum ToolCall {
+        case start(Request, ResolvedMethod)
+        case refused(RPCError)
+    }
+
     /// `tools/call {name, arguments, _meta?}` as the request it runs: the tool's method with the
     /// arguments as params, and `_meta` (deadline, progress token) that of tools/call itself.
     /// Only an unknown tool or malformed params are errors (-32602). Stateless.
-    func toolCall(_ request: Request, routes: RouteTable) -> Result<(Request, ResolvedMethod), RPCError> {
+    func toolCall(_ request: Request, routes: RouteTable) -> Result<ToolCall, RPCError> {
         guard case .object(let params)? = request.params else {
             return .failure(.invalidParams("tools/call takes {name, arguments}"))
         }
         guard case .string(let name)? = params["name"] else {
             return .failure(.invalidParams("'name' must be a string", field: "name"))
         }
-        guard let methodName = tools.method(forTool: name), let method = routes.method(named: methodName) else {
+        guard let methodName = tools.method(forTool: name), let route = routes.method(named: methodName) else {
+            return .failure(.invalidParams("Unknown tool: \(RPCError.abbreviated(name))", field: "name"))
+        }
+        guard case .method(let method) = route else {
+            if case .refused(let error) = route { return .success(.refused(error)) }
             return .failure(.invalidParams("Unknown tool: \(RPCError.abbreviated(name))", field: "name"))
         }
         var arguments: JSONObject
@@ -68,6 +79,6 @@ final class MCPSession: Sendable {
         default: return .failure(.invalidParams("'arguments' must be an object", field: "arguments"))
         }
         arguments["_meta"] = params["_meta"]
-        return .success((Request(id: request.id, method: methodName, params: .object(arguments)), method))
+        return .success(.start(Request(id: request.id, method: methodName, params: .object(arguments)), method))
     }
 }
