@@ -53,6 +53,7 @@ HOSTILE = [
     '{"jsonrpc":"2.0","id":4,"method":"catalog.search","params":{"query":"\\"*OR-NEAR(","limit":200}}',
     '{"jsonrpc":"2.0","id":5,"method":"inventory.check","params":{"skus":[]}}',
     '{"jsonrpc":"2.0","id":6,"method":"orders.get","params":["o-1"]}',
+    '[{"jsonrpc":"2.0","id":7,"method":"tools/list","params":null},{"jsonrpc":"2.0","method":"cart.add","params":null},{"jsonrpc":"2.0","id":8,"method":"rpc.stats","params":false},{"jsonrpc":"2.0","method":"ping","params":0}]',
 ]
 
 LSP = [
