@@ -78,17 +78,8 @@ final class OutputOwnershipTests: XCTestCase {
                 .writeFailed: (closed, "closed"),
             ],
         ]
-        XCTAssertEqual(expected.count, Self.reachable.count, "the table covers every state")
-        for (state, path) in Self.reachable {
-            let row = expected[state] ?? [:]
-            XCTAssertEqual(row.count, Event.allCases.count, "the row of \(state) covers every event")
-            for event in Event.allCases {
-                guard let (next, answer) = row[event] else { continue }
-                var ownership = ownership(at: state, via: path)
-                XCTAssertEqual(event.apply(to: &ownership), answer, "\(event) in \(state)")
-                XCTAssertEqual(ownership.state, next, "\(event) in \(state)")
-            }
-        }
+        assertTransitionTable(start: OutputOwnership.init, state: \.state, apply: { $0.apply(to: &$1) },
+                              reachable: Self.reachable, expected: expected)
     }
 
     func test_writing_countsOnlyTheBatchAnOwnerIsWriting() {

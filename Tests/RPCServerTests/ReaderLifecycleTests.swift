@@ -109,17 +109,8 @@ final class ReaderLifecycleTests: XCTestCase {
                 .stop: (finished, .none), .drained: (finished, .none),
             ],
         ]
-        XCTAssertEqual(expected.count, Self.reachable.count, "the table covers every state")
-        for (state, path) in Self.reachable {
-            let row = expected[state] ?? [:]
-            XCTAssertEqual(row.count, Event.allCases.count, "the row of \(state) covers every event")
-            for event in Event.allCases {
-                guard let (next, action) = row[event] else { continue }
-                var lifecycle = lifecycle(at: state, via: path)
-                XCTAssertEqual(event.apply(to: &lifecycle), action, "\(event) in \(state)")
-                XCTAssertEqual(lifecycle.state, next, "\(event) in \(state)")
-            }
-        }
+        assertTransitionTable(start: ReaderLifecycle.init, state: \.state, apply: { $0.apply(to: &$1) },
+                              reachable: Self.reachable, expected: expected)
     }
 
     func test_wantsInput_onlyWhileReadingAnOpenInput() {

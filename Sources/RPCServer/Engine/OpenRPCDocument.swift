@@ -1,9 +1,8 @@
 /// Builds the `rpc.discover` result: an OpenRPC 1.3.2 document of the built-ins and every method
 /// served, with its params schema, result schema, deadline (`x-deadlineMs`) and scope (`x-scope`).
 enum OpenRPCDocument {
-    /// `methods`: the methods the server serves, in registration order.
-    static func make(methods: [MethodSpec], title: String, version: String) -> JSONValue {
-        let served = methods
+    /// `served`: the methods the server serves, in registration order.
+    static func make(methods served: [MethodSpec], title: String, version: String) -> JSONValue {
         var methods: [JSONValue] = [
             describe(name: "ping", summary: "Liveness check; answered ahead of queued work.", params: .object([:]),
                      result: ["type": "object"], deadlineMs: nil),
