@@ -7,7 +7,7 @@ final class OutputOwnershipTests: XCTestCase {
     typealias State = OutputOwnership.State
 
     /// Every event, with the pending byte count it is told where it takes one.
-    enum Event: CaseIterable, CustomStringConvertible {
+    enum Event: CaseIterable {
         case requestFlush, takeForDirectWrite, flushStartsWithNothing, flushStartsWithBytes
         case writeEndedNothingMore, writeEndedMorePending, writeFailed
 
@@ -23,8 +23,6 @@ final class OutputOwnershipTests: XCTestCase {
             case .writeFailed: return "\(ownership.writeEnded(failed: true, pending: 3))"
             }
         }
-
-        var description: String { "\(self)" }
     }
 
     /// Every state, each reached from the start by real events.
@@ -35,13 +33,6 @@ final class OutputOwnershipTests: XCTestCase {
         (.direct(writing: 7), [.takeForDirectWrite]),
         (.closed, [.takeForDirectWrite, .writeFailed]),
     ]
-
-    private func ownership(at state: State, via events: [Event]) -> OutputOwnership {
-        var ownership = OutputOwnership()
-        for event in events { _ = event.apply(to: &ownership) }
-        XCTAssertEqual(ownership.state, state, "reaching \(state) via \(events)")
-        return ownership
-    }
 
     func test_everyEventInEveryState() {
         let idle = State.idle, scheduled = State.flushScheduled, queue = State.writerQueue(writing: 5)
@@ -83,7 +74,7 @@ final class OutputOwnershipTests: XCTestCase {
     }
 
     func test_writing_countsOnlyTheBatchAnOwnerIsWriting() {
-        let counts = Self.reachable.map { state, path in ownership(at: state, via: path).writing }
+        let counts = Self.reachable.map { _, path in replay(path, from: OutputOwnership()) { $0.apply(to: &$1) }.writing }
         XCTAssertEqual(counts, [0, 0, 5, 7, 0])
     }
 

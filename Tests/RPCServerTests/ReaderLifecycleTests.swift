@@ -7,7 +7,7 @@ final class ReaderLifecycleTests: XCTestCase {
     typealias State = ReaderLifecycle.State
     typealias Action = ReaderLifecycle.Action
 
-    enum Event: CaseIterable, CustomStringConvertible {
+    enum Event: CaseIterable {
         case bytesArrived, inputEnded, noRoomCapacity, noRoomBacklog, roomAvailable, framesExhausted, stop, drained
 
         func apply(to lifecycle: inout ReaderLifecycle) -> Action {
@@ -22,8 +22,6 @@ final class ReaderLifecycleTests: XCTestCase {
             case .drained: return lifecycle.drained()
             }
         }
-
-        var description: String { "\(self)" }
     }
 
     /// Every state, each reached from the start by real events (so none is made up).
@@ -38,13 +36,6 @@ final class ReaderLifecycleTests: XCTestCase {
         (.draining(stopped: true), [.stop]),
         (.finished, [.stop, .drained]),
     ]
-
-    private func lifecycle(at state: State, via events: [Event]) -> ReaderLifecycle {
-        var lifecycle = ReaderLifecycle()
-        for event in events { _ = event.apply(to: &lifecycle) }
-        XCTAssertEqual(lifecycle.state, state, "reaching \(state) via \(events)")
-        return lifecycle
-    }
 
     /// The whole table: for each state and event, the next state and the action.
     func test_everyEventInEveryState() {
@@ -115,8 +106,10 @@ final class ReaderLifecycleTests: XCTestCase {
 
     func test_wantsInput_onlyWhileReadingAnOpenInput() {
         for (state, path) in Self.reachable {
-            XCTAssertEqual(lifecycle(at: state, via: path).wantsInput, state == .reading(inputEnded: false), "\(state)")
-            XCTAssertEqual(lifecycle(at: state, via: path).isReading, [.reading(inputEnded: false), .reading(inputEnded: true)].contains(state), "\(state)")
+            let lifecycle = replay(path, from: ReaderLifecycle()) { $0.apply(to: &$1) }
+            XCTAssertEqual(lifecycle.state, state)
+            XCTAssertEqual(lifecycle.wantsInput, state == .reading(inputEnded: false), "\(state)")
+            XCTAssertEqual(lifecycle.isReading, [.reading(inputEnded: false), .reading(inputEnded: true)].contains(state), "\(state)")
         }
     }
 

@@ -15,11 +15,17 @@ func assertTransitionTable<Machine, State: Hashable, Event: Hashable & CaseItera
         XCTAssertEqual(row.count, Event.allCases.count, "the row of \(from) covers every event", file: file, line: line)
         for event in Event.allCases {
             guard let (next, answer) = row[event] else { continue }
-            var machine = start()
-            for step in path { _ = apply(step, &machine) }
+            var machine = replay(path, from: start(), apply)
             XCTAssertEqual(state(machine), from, "reaching \(from) via \(path)", file: file, line: line)
             XCTAssertEqual(apply(event, &machine), answer, "\(event) in \(from)", file: file, line: line)
             XCTAssertEqual(state(machine), next, "\(event) in \(from)", file: file, line: line)
         }
     }
+}
+
+/// The machine `start` becomes through `events`, in order (what each event answers is dropped).
+func replay<Machine, Event, Answer>(_ events: [Event], from start: Machine, _ apply: (Event, inout Machine) -> Answer) -> Machine {
+    var machine = start
+    for event in events { _ = apply(event, &machine) }
+    return machine
 }
