@@ -9,6 +9,12 @@ enum Schemas {
         ["type": "integer", "minimum": .int(Int64(range.lowerBound)), "maximum": .int(Int64(range.upperBound))]
     }
 
+    /// An integer in `range` other than `excluded`.
+    static func integer(_ range: ClosedRange<Int>, excluding excluded: Int) -> JSONValue {
+        ["type": "integer", "minimum": .int(Int64(range.lowerBound)), "maximum": .int(Int64(range.upperBound)),
+         "not": ["const": .int(Int64(excluded))]]
+    }
+
     /// A string that is one of `values`.
     static func oneOf(_ values: [String]) -> JSONValue {
         ["type": "string", "enum": .array(values.map { .string($0) })]
@@ -39,6 +45,9 @@ enum Schemas {
         "createdAt": ["type": "string", "format": "date-time"],
         "cancelledAt": ["type": "string", "format": "date-time"], "cancelReason": string,
     ], optional: ["cancelledAt", "cancelReason"])
+
+    /// `{sku, available}`: one level, as `admin.stock.adjust` and `admin.stock.set` answer.
+    static let stockLevel = object(["sku": string, "available": integer])
 
     static let levels = object(["levels": ["type": "array", "items": object(
         ["sku": string, "available": integer, "stale": ["type": "boolean"], "ageMs": integer], optional: ["stale", "ageMs"])]])

@@ -89,6 +89,22 @@ extension CancelOrderParams {
     }
 }
 
+extension StockAdjustParams {
+    init?(jsonValue: JSONValue) {
+        guard let members = ParamsMembers(jsonValue), let sku = members.string("sku"), let delta = members.int("delta"),
+              let reason = members.string("reason") else { return nil }
+        self.init(sku: sku, delta: delta, reason: reason)
+    }
+}
+
+extension StockSetParams {
+    init?(jsonValue: JSONValue) {
+        guard let members = ParamsMembers(jsonValue), let sku = members.string("sku"), let available = members.int("available"),
+              let expected = members.optionalInt("expected") else { return nil }
+        self.init(sku: sku, available: available, expected: expected)
+    }
+}
+
 /// The members of a params object, read the way `Decodable` reads them (the last of repeated
 /// names), answering nil wherever `Decodable` might disagree or fail.
 private struct ParamsMembers {

@@ -135,3 +135,41 @@ struct CancelOrderParams: ValidatedParams {
     }
     static let schema = Schemas.params(["orderId": Schemas.string, "reason": Schemas.string], required: ["orderId"])
 }
+
+private let stockLevels = 0...ShopLimits.maxStock
+
+struct StockAdjustParams: ValidatedParams {
+    var sku: String
+    var delta: Int
+    var reason: String
+    /// `reason` as the shop's type; valid once `validate()` passed.
+    var adjustmentReason: StockAdjustmentReason? { StockAdjustmentReason(rawValue: reason) }
+    func validate() throws(RPCError) {
+        try requireIdentifier(sku, "sku")
+        guard delta != 0, abs(delta) <= ShopLimits.maxStock else {
+            throw .invalidParams("'delta' must be a non-zero integer between -\(ShopLimits.maxStock) and \(ShopLimits.maxStock)", field: "delta")
+        }
+        guard adjustmentReason != nil else {
+            let accepted = StockAdjustmentReason.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .invalidParams("'reason' must be one of \(accepted)", field: "reason")
+        }
+    }
+    static let schema = Schemas.params(
+        ["sku": Schemas.string, "delta": Schemas.integer(-ShopLimits.maxStock...ShopLimits.maxStock, excluding: 0),
+         "reason": Schemas.oneOf(StockAdjustmentReason.allCases.map(\.rawValue))],
+        required: ["sku", "delta", "reason"])
+}
+
+struct StockSetParams: ValidatedParams {
+    var sku: String
+    var available: Int
+    var expected: Int?
+    func validate() throws(RPCError) {
+        try requireIdentifier(sku, "sku")
+        try requireRange(available, stockLevels, "available")
+        if let expected, expected < 0 { throw .invalidParams("'expected' must be at least 0", field: "expected") }
+    }
+    static let schema = Schemas.params(
+        ["sku": Schemas.string, "available": Schemas.integer(stockLevels), "expected": ["type": "integer", "minimum": 0]],
+        required: ["sku", "available"])
+}

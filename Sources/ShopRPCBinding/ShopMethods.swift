@@ -72,6 +72,21 @@ public enum ShopMethods {
                 try service.listOrders(cartId: params.cartId, cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
                                        interruption: token)
             },
+            admin("admin.stock.adjust", StockAdjustParams.self,
+                  summary: "Adds (or with a negative delta takes) units of a sku, for a reason: received, correction, damaged, returned or other.",
+                  params: StockAdjustParams.schema, result: Schemas.stockLevel,
+                  hints: MethodHints(destructive: true, idempotent: false)) { params, call, done in
+                guard let reason = params.adjustmentReason else { return done(Result<StockLevel, ShopError>.failure(.storage("unvalidated adjust reason"))) }
+                service.adjustStock(sku: params.sku, delta: params.delta, reason: reason, actor: call.actor,
+                                    interruption: call.interruption, completion: done)
+            },
+            admin("admin.stock.set", StockSetParams.self,
+                  summary: "Puts a sku's level at a number; with expected, only if the level is still expected (compare-and-set).",
+                  params: StockSetParams.schema, result: Schemas.stockLevel,
+                  hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
+                service.setStock(sku: params.sku, available: params.available, expected: params.expected, actor: call.actor,
+                                 interruption: call.interruption, completion: done)
+            },
         ]
     }
 
@@ -111,6 +126,16 @@ public enum ShopMethods {
         .startingOn(lanes.run)
         .hinting(.readOnly)
         .scoped(ShopScope.read.rawValue)
+    }
+
+    /// An operator's store write (`admin.*`): as `write`, in the admin scope, which a server
+    /// serves only when told to (`--allow …,admin`).
+    private static func admin<Params: ValidatedParams, Output: Encodable & Sendable>(
+        _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
+        _ body: @escaping @Sendable (Params, ShopCall, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
+    ) -> MethodSpec {
+        write(name, type, summary: summary, params: params, result: result, hints: hints, body)
+            .scoped(ShopScope.admin.rawValue)
     }
 
     /// A store write, handed to the service's grouping writer; its completion ends the call. In

@@ -81,6 +81,21 @@ final class ScopeTests: XCTestCase {
         try assertNothingChanged()
     }
 
+    /// The operator's methods are not among the default scopes (read, write): refused, nothing
+    /// changes (the stock stays as seeded).
+    func test_defaultScopes_refuseTheAdminMethods_andNothingChanges() throws {
+        let server = try ServerProcess(["--db", database])
+        server.sendLine(rpc(1, "admin.stock.adjust", ["sku": "SKU-0002", "delta": -5, "reason": "damaged"]))
+        server.sendLine(rpc(2, "admin.stock.set", ["sku": "SKU-0002", "available": 0]))
+        server.sendLine(rpc(3, "tools/call", ["name": "admin_stock_set", "arguments": ["sku": "SKU-0002", "available": 0]]))
+        let replies = server.readReplies(3)
+        assertRefused(replies["1"], "admin.stock.adjust", scope: "admin")
+        assertRefused(replies["2"], "admin.stock.set", scope: "admin")
+        XCTAssertEqual((replies["3"]?.result?["isError"] as? Bool), true, "\(replies["3"] ?? [:])")
+        finish(server)
+        try assertNothingChanged()
+    }
+
     func test_readOnly_batch_refusedElementsInTheirSlots_andNothingChanges() throws {
         let server = try ServerProcess(["--db", database, "--read-only"])
         server.sendLine("[" + [rpc("a", "cart.add", add), rpc("b", "cart.get", ["cartId": "c-1"]), rpc("c", "orders.place", place),

@@ -104,6 +104,32 @@ final class ShopSessionTests: XCTestCase {
         }
     }
 
+    /// `admin.stock.adjust` and `admin.stock.set` over the pipes: typed refusals that change
+    /// nothing, and a compare-and-set that sees another process's change.
+    func test_adminStock_adjustAndCompareAndSet_acrossTwoProcesses() throws {
+        try forEachDatabase { databasePath in
+            let first = try ServerProcess(["--db", databasePath, "--allow", "read,write,admin"])
+            let second = try ServerProcess(["--db", databasePath, "--allow", "read,write,admin"])
+            let before = available(first, "SKU-0012")
+            XCTAssertEqual(call(first, 1, "admin.stock.adjust", ["sku": "SKU-0012", "delta": 8, "reason": "received"]).result?["available"] as? Int, before + 8)
+            let refused = call(second, 2, "admin.stock.adjust", ["sku": "SKU-0012", "delta": -(before + 9), "reason": "damaged"])
+            XCTAssertEqual(refused.errorCode, 1011, "\(refused)")
+            XCTAssertEqual((refused["error"] as? [String: Any]).flatMap { $0["data"] as? [String: Any] }?["available"] as? Int, before + 8)
+            // The second process read the level, the first changes it: the second's set is refused.
+            XCTAssertEqual(call(first, 3, "admin.stock.set", ["sku": "SKU-0012", "available": 30, "expected": before + 8]).result?["available"] as? Int, 30)
+            let stale = call(second, 4, "admin.stock.set", ["sku": "SKU-0012", "available": 99, "expected": before + 8])
+            XCTAssertEqual(stale.errorCode, 1012, "\(stale)")
+            XCTAssertEqual((stale["error"] as? [String: Any]).flatMap { $0["data"] as? [String: Any] }?["available"] as? Int, 30)
+            XCTAssertEqual(available(second, "SKU-0012"), 30)
+            XCTAssertEqual(call(second, 5, "admin.stock.set", ["sku": "SKU-9999", "available": 1]).errorCode, 1001)
+            XCTAssertEqual(call(second, 6, "admin.stock.adjust", ["sku": "SKU-0012", "delta": 0, "reason": "other"]).errorCode, -32602)
+            for server in [first, second] {
+                server.closeInput()
+                XCTAssertEqual(server.waitForExit(), 0)
+            }
+        }
+    }
+
     func test_idempotentRetry_returnsTheSameOrder_withoutASecondDecrement_alsoAfterARestart() throws {
         try forEachDatabase { databasePath in
             var server = try ServerProcess(["--db", databasePath])

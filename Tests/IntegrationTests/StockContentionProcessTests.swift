@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 
 /// Four real `shop-rpc` processes on one store (one SQLite file; one PostgreSQL database) placing
-/// orders, cancelling orders (each from two processes at once) on the same few SKUs, all at
-/// once, over pipes, each call carrying its process's `_meta.actor`: afterwards no level is
+/// orders, cancelling orders (each from two processes at once) and adjusting stock on the same few
+/// SKUs, all at once, over pipes, each call carrying its process's `_meta.actor`: afterwards no level is
 /// negative, every cancelled order was restocked exactly once, and for every SKU the stock
 /// ledger's deltas add up to its level (each row following the one before). Nothing here waits for
 /// time to pass: every reply is awaited, and the checks hold whatever order the processes ran in.
@@ -13,6 +13,7 @@ final class StockContentionProcessTests: XCTestCase {
     private static let processes = 4
     private static let oldOrdersPerProcess = 4
     private static let newOrdersPerProcess = 8
+    private static let adjustsPerProcess = 8
 
     private var database: PostgreSQLScratchDatabase?
 
@@ -21,7 +22,7 @@ final class StockContentionProcessTests: XCTestCase {
         super.tearDown()
     }
 
-    func test_placeAndCancel_fromFourProcessesOnOneSQLiteFile_ledgerAddsUp_nothingNegative() throws {
+    func test_placeCancelAndAdjust_fromFourProcessesOnOneSQLiteFile_ledgerAddsUp_nothingNegative() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stock-contention-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -29,7 +30,7 @@ final class StockContentionProcessTests: XCTestCase {
         try runContention(store: ["--db", file]) { sql in try Self.sqlite(file, sql) }
     }
 
-    func test_placeAndCancel_fromFourProcessesOnOnePostgreSQLDatabase_ledgerAddsUp_nothingNegative() throws {
+    func test_placeCancelAndAdjust_fromFourProcessesOnOnePostgreSQLDatabase_ledgerAddsUp_nothingNegative() throws {
         let database = try PostgreSQLScratchDatabase()
         self.database = database
         let session = try PostgreSQLTestSession(uri: database.uri)
@@ -38,7 +39,7 @@ final class StockContentionProcessTests: XCTestCase {
 
     /// `sql` runs one statement on the store's database and returns its rows as `a|b|c` lines.
     private func runContention(store: [String], sql: (String) throws -> String) throws {
-        let servers = try (0..<Self.processes).map { _ in try ServerProcess(store) }
+        let servers = try (0..<Self.processes).map { _ in try ServerProcess(store + ["--allow", "read,write,admin"]) }
         defer { servers.forEach { $0.closeInput() } }
         for server in servers {  // every process has opened (and one migrated) the store
             server.sendLine(rpc("ready", "ping"))
@@ -74,8 +75,9 @@ final class StockContentionProcessTests: XCTestCase {
             }
         }
 
-        // All at once: each process gets its new orders and the cancels of half the old orders
-        // (every old order is cancelled by two processes), shuffled, in one write.
+        // All at once: each process gets its new orders, the cancels of half the old orders (every
+        // old order is cancelled by two processes) and its adjusts (some would go below zero),
+        // shuffled, in one write.
         var random = SeededRandom(seed: 32)
         for (index, server) in servers.enumerated() {
             var lines: [String] = []
@@ -86,20 +88,34 @@ final class StockContentionProcessTests: XCTestCase {
             for (n, old) in oldOrders.enumerated() where n % 2 == index % 2 {
                 lines.append(rpc("cancel-\(n)", "orders.cancel", ["orderId": old.orderId, "_meta": ["actor": actor[index]]]))
             }
+            for n in 0..<Self.adjustsPerProcess {
+                lines.append(rpc("adjust-\(index)-\(n)", "admin.stock.adjust",
+                                 ["sku": Self.hotSKUs[(index + n) % 3], "delta": Self.adjustDelta(process: index, n), "reason": "correction",
+                                  "_meta": ["actor": actor[index]]]))
+            }
             lines.shuffle(using: &random)
             server.send(lines.map { $0 + "\n" }.joined())
         }
         var placed: [String: (process: Int, lines: [[String: Any]])] = [:]
         var cancelledBy: [String: [[String: Any]]] = [:]
+        var adjusted: [(sku: String, delta: Int, actor: String)] = []
+        let callsPerProcess = Self.newOrdersPerProcess + oldOrders.count / 2 + Self.adjustsPerProcess
         for (index, server) in servers.enumerated() {
-            let replies = server.readReplies(Self.newOrdersPerProcess + oldOrders.count / 2, timeout: 120)
-            XCTAssertEqual(replies.count, Self.newOrdersPerProcess + oldOrders.count / 2, "every call answered")
+            let replies = server.readReplies(callsPerProcess, timeout: 120)
+            XCTAssertEqual(replies.count, callsPerProcess, "every call answered")
             for (id, reply) in replies {
                 if id.hasPrefix("new-") {
                     if let order = reply.result {
                         placed[try XCTUnwrap(order["orderId"] as? String)] = (index, try XCTUnwrap(order["lines"] as? [[String: Any]]))
                     } else {
                         XCTAssertEqual(reply.errorCode, 1002, "an order fails only OutOfStock: \(reply)")
+                    }
+                } else if id.hasPrefix("adjust-") {
+                    let n = try XCTUnwrap(Int(id.split(separator: "-").last ?? ""))
+                    if reply.result != nil {
+                        adjusted.append((Self.hotSKUs[(index + n) % 3], Self.adjustDelta(process: index, n), actor[index]))
+                    } else {
+                        XCTAssertEqual(reply.errorCode, 1011, "an adjust fails only StockOutOfRange: \(reply)")
                     }
                 } else {
                     let order = try XCTUnwrap(reply.result, "\(reply)")
@@ -157,12 +173,21 @@ final class StockContentionProcessTests: XCTestCase {
         }
         let oldSales = ledger.filter { $0.reason == "sale" && !placed.keys.contains($0.orderId) }
         XCTAssertEqual(Set(oldSales.map(\.actor)), [""], "orders placed without _meta.actor record none")
-        XCTAssertEqual(ledger.count, ledger.filter { ["sale", "cancellation"].contains($0.reason) }.count)
+        let corrections = ledger.filter { $0.reason == "correction" }
+        XCTAssertEqual(corrections.map { "\($0.sku) \($0.delta) \($0.actor)" }.sorted(),
+                       adjusted.map { "\($0.sku) \($0.delta) \($0.actor)" }.sorted(), "one row per adjust that succeeded, none for a refused one")
+        XCTAssertEqual(ledger.count, ledger.filter { ["sale", "cancellation", "correction"].contains($0.reason) }.count)
 
         for server in servers {
             server.closeInput()
             XCTAssertEqual(server.waitForExit(timeout: 60), 0)
         }
+    }
+
+    /// The delta of process `process`'s `n`-th adjust: takes more than is ever in stock now and
+    /// then, so some are refused.
+    private static func adjustDelta(process: Int, _ n: Int) -> Int {
+        [5, -3, 12, -60, 2, -7, 1, -45][(process + n) % 8]
     }
 
     /// Runs one statement with Debian's `sqlite3` on `file`; its rows as `a|b` lines.

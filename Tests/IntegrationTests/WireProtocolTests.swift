@@ -106,12 +106,12 @@ final class WireProtocolTests: XCTestCase {
     }
 
     func test_discover_listsEveryShopMethod_withDeadlines() throws {
-        let server = try ServerProcess()
+        let server = try ServerProcess(["--db", ":memory:", "--allow", "read,write,admin"])
         server.sendLine(rpc(1, "rpc.discover"))
         let methods = ((server.readJSON() as? [String: Any])?.result?["methods"] as? [[String: Any]]) ?? []
         let byName = Dictionary(uniqueKeysWithValues: methods.map { ($0["name"] as? String ?? "", $0) })
         for name in ["catalog.list", "catalog.get", "catalog.search", "inventory.check", "cart.get", "cart.add", "cart.remove",
-                     "cart.clear", "orders.place", "orders.cancel", "orders.get", "orders.list"] {
+                     "cart.clear", "orders.place", "orders.cancel", "orders.get", "orders.list", "admin.stock.adjust", "admin.stock.set"] {
             XCTAssertNotNil(byName[name], name)
         }
         XCTAssertEqual(byName["inventory.check"]?["x-deadlineMs"] as? Int, 5000)

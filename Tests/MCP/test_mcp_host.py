@@ -89,6 +89,33 @@ def test_listTools_oneToolPerMethod_withSchemasAnnotationsAndDeadlines():
     run(test)
 
 
+def test_adminScope_listsTheOperatorsTools_withHints_andTheyAdjustAndSetStock():
+    """An operator's agent (`--allow read,write,admin`): the admin tools are listed (absent by
+    default, above), destructive, `admin_stock_set` idempotent; a refused adjust is an error result
+    with its level, and a compare-and-set that finds another level is one too."""
+    async def test():
+        async with session_with("--allow", "read,write,admin") as session:
+            tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+            adjust, set_ = tools["admin_stock_adjust"], tools["admin_stock_set"]
+            assert (adjust.meta["scope"], set_.meta["scope"]) == ("admin", "admin")
+            assert (adjust.annotations.destructive_hint, adjust.annotations.idempotent_hint) == (True, False)
+            assert (set_.annotations.destructive_hint, set_.annotations.idempotent_hint) == (True, True)
+            level = (await session.call_tool("admin_stock_set", {"sku": "SKU-0002", "available": 5})).structured_content
+            assert level == {"sku": "SKU-0002", "available": 5}
+            added = await session.call_tool("admin_stock_adjust", {"sku": "SKU-0002", "delta": 3, "reason": "received",
+                                                                    "_meta": {"actor": "agent:restock"}})
+            assert not added.is_error and added.structured_content["available"] == 8
+            refused = await session.call_tool("admin_stock_adjust", {"sku": "SKU-0002", "delta": -9, "reason": "damaged"})
+            assert refused.is_error and refused.structured_content["error"]["data"]["type"] == "StockOutOfRange"
+            assert refused.structured_content["error"]["data"]["available"] == 8
+            stale = await session.call_tool("admin_stock_set", {"sku": "SKU-0002", "available": 1, "expected": 5})
+            assert stale.is_error and stale.structured_content["error"]["code"] == 1012
+            levels = (await session.call_tool("inventory_check", {"skus": ["SKU-0002"]})).structured_content["levels"]
+            assert levels == [{"sku": "SKU-0002", "available": 8}]
+
+    run(test)
+
+
 def test_readOnly_listsOnlyTheReadTools_andACallOfAWriteIsAnErrorResultThatChangesNothing():
     """A read-only agent (`--read-only`): the host sees only read tools, each hinted read-only;
     calling a write tool anyway is an error result naming the scope it needs, and the cart is

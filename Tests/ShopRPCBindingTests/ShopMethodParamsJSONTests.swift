@@ -85,10 +85,12 @@ final class ShopMethodParamsJSONTests: XCTestCase {
         assertAgreesWithDecodable(OrderParams.self, valid: [["orderId": "ord-1"]])
         assertAgreesWithDecodable(OrdersListParams.self, valid: [["cartId": "c1", "cursor": "x", "limit": 3], [:]])
         assertAgreesWithDecodable(CancelOrderParams.self, valid: [["orderId": "ord-1", "reason": "customer"], ["orderId": "ord-1"]])
+        assertAgreesWithDecodable(StockAdjustParams.self, valid: [["sku": "SKU-0001", "delta": -3, "reason": "damaged"]])
+        assertAgreesWithDecodable(StockSetParams.self, valid: [["sku": "SKU-0001", "available": 5, "expected": 3], ["sku": "SKU-0001", "available": 0]])
     }
 
-    /// Every range check of the cancel params is a -32602 naming its field.
-    func test_cancelParams_outOfRange_areInvalidParamsNamingTheField() {
+    /// Every range check of the stock and cancel params is a -32602 naming its field.
+    func test_stockAndCancelParams_outOfRange_areInvalidParamsNamingTheField() {
         func field(_ params: any ValidatedParams) -> String? {
             do throws(RPCError) {
                 try params.validate()
@@ -97,6 +99,17 @@ final class ShopMethodParamsJSONTests: XCTestCase {
                 return error.data?["field"]?.stringValue
             }
         }
+        let max = ShopLimits.maxStock
+        XCTAssertNil(field(StockAdjustParams(sku: "A", delta: -max, reason: "correction")))
+        XCTAssertEqual(field(StockAdjustParams(sku: "A", delta: 0, reason: "received")), "delta")
+        XCTAssertEqual(field(StockAdjustParams(sku: "A", delta: max + 1, reason: "received")), "delta")
+        XCTAssertEqual(field(StockAdjustParams(sku: "A", delta: 1, reason: "stolen")), "reason")
+        XCTAssertEqual(field(StockAdjustParams(sku: "A", delta: 1, reason: "Received")), "reason")
+        XCTAssertEqual(field(StockAdjustParams(sku: "", delta: 1, reason: "received")), "sku")
+        XCTAssertNil(field(StockSetParams(sku: "A", available: max, expected: 0)))
+        XCTAssertEqual(field(StockSetParams(sku: "A", available: -1, expected: nil)), "available")
+        XCTAssertEqual(field(StockSetParams(sku: "A", available: max + 1, expected: nil)), "available")
+        XCTAssertEqual(field(StockSetParams(sku: "A", available: 1, expected: -1)), "expected")
         XCTAssertNil(field(CancelOrderParams(orderId: "o", reason: String(repeating: "x", count: 256))))
         XCTAssertEqual(field(CancelOrderParams(orderId: "o", reason: String(repeating: "x", count: 257))), "reason")
         XCTAssertEqual(field(CancelOrderParams(orderId: "o", reason: "")), "reason")

@@ -17,7 +17,7 @@ final class ShopMethodScopesTests: XCTestCase {
     private let expected: KeyValuePairs<String, ShopScope> = [
         "catalog.list": .read, "catalog.get": .read, "catalog.search": .read, "inventory.check": .read, "cart.get": .read,
         "cart.add": .write, "cart.remove": .write, "cart.clear": .write, "orders.place": .write, "orders.cancel": .write,
-        "orders.get": .read, "orders.list": .read,
+        "orders.get": .read, "orders.list": .read, "admin.stock.adjust": .admin, "admin.stock.set": .admin,
     ]
 
     private func specs(inventory: (any InventorySource)?) throws -> [MethodSpec] {
@@ -45,6 +45,8 @@ final class ShopMethodScopesTests: XCTestCase {
             XCTAssertEqual(hints["cart.clear"], MethodHints(readOnly: false, destructive: true, idempotent: true))
             XCTAssertEqual(hints["orders.place"], MethodHints(readOnly: false, destructive: false, idempotent: true))
             XCTAssertEqual(hints["orders.cancel"], MethodHints(readOnly: false, destructive: true, idempotent: true))
+            XCTAssertEqual(hints["admin.stock.adjust"], MethodHints(readOnly: false, destructive: true, idempotent: false))
+            XCTAssertEqual(hints["admin.stock.set"], MethodHints(readOnly: false, destructive: true, idempotent: true))
         }
     }
 

@@ -236,7 +236,15 @@ export class ShopClient extends RPCClient {
   ordersGet(orderId: string, options?: CallOptions): Promise<Order>;
   /** Newest first. */
   ordersList(query?: { cartId?: string; cursor?: string; limit?: number }, options?: CallOptions): Promise<Page<Order>>;
+
+  /** Adds (takes, when negative) units; `StockOutOfRangeError` below 0 or above the maximum. Not idempotent. */
+  adminStockAdjust(sku: string, delta: number, reason: StockAdjustmentReason, options?: ActingCallOptions): Promise<StockLevel>;
+  /** Puts the level; with `expected`, a compare-and-set (`StockMismatchError` when the level differs). */
+  adminStockSet(sku: string, available: number, condition?: { expected?: number }, options?: ActingCallOptions): Promise<StockLevel>;
 }
+
+/** Why `adminStockAdjust` changes a level. */
+export type StockAdjustmentReason = 'received' | 'correction' | 'damaged' | 'returned' | 'other';
 
 /**
  * The server to spawn: `$SHOP_RPC_BIN`, else the installed platform package's binary, else
@@ -279,6 +287,8 @@ export const ErrorCode: Readonly<{
   Interrupted: 1007;
   StorageError: 1008;
   InventoryUnavailable: 1009;
+  StockOutOfRange: 1011;
+  StockMismatch: 1012;
 }>;
 
 export interface ErrorContext {
@@ -351,6 +361,22 @@ export class InventoryUnavailableError extends ShopError {
   readonly detail: string | undefined;
   /** The service's HTTP status when it answered at all. */
   readonly status: number | undefined;
+}
+
+/** 1011: a stock change would leave the level below 0 or above `max`; nothing was changed. */
+export class StockOutOfRangeError extends ShopError {
+  readonly sku: string | undefined;
+  /** The level found. */
+  readonly available: number | undefined;
+  readonly delta: number | undefined;
+  readonly max: number | undefined;
+}
+/** 1012: `adminStockSet`'s compare-and-set found `available`, not `expected`; nothing was changed. */
+export class StockMismatchError extends ShopError {
+  readonly sku: string | undefined;
+  readonly expected: number | undefined;
+  /** The level found. */
+  readonly available: number | undefined;
 }
 
 /** The server exited, crashed or closed its output, or the client was closed. */

@@ -24,5 +24,7 @@ export {
   CartEmptyError,
   IdempotencyConflictError,
   InventoryUnavailableError,
+  StockOutOfRangeError,
+  StockMismatchError,
   ConnectionLostError,
 } from './lib/errors.js';

@@ -22,6 +22,8 @@ export const ErrorCode = Object.freeze({
   Interrupted: 1007,
   StorageError: 1008,
   InventoryUnavailable: 1009,
+  StockOutOfRange: 1011,
+  StockMismatch: 1012,
 });
 
 /** The lowest code of the shop's own errors. */
@@ -155,6 +157,29 @@ export class InventoryUnavailableError extends ShopError {
   }
 }
 
+/** A stock change would leave the level below 0 or above `max`; nothing was changed. */
+export class StockOutOfRangeError extends ShopError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    this.sku = this.data.sku;
+    /** The level found. */
+    this.available = this.data.available;
+    this.delta = this.data.delta;
+    this.max = this.data.max;
+  }
+}
+
+/** `admin.stock.set`'s compare-and-set found `available`, not `expected`; nothing was changed. */
+export class StockMismatchError extends ShopError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    this.sku = this.data.sku;
+    this.expected = this.data.expected;
+    /** The level found. */
+    this.available = this.data.available;
+  }
+}
+
 // MARK: - Transport
 
 /**
@@ -198,6 +223,8 @@ const CLASS_BY_TYPE = new Map([
   ['CartEmpty', CartEmptyError],
   ['IdempotencyConflict', IdempotencyConflictError],
   ['InventoryUnavailable', InventoryUnavailableError],
+  ['StockOutOfRange', StockOutOfRangeError],
+  ['StockMismatch', StockMismatchError],
 ]);
 
 const CLASS_BY_CODE = new Map([
@@ -215,6 +242,8 @@ const CLASS_BY_CODE = new Map([
   [ErrorCode.CartEmpty, CartEmptyError],
   [ErrorCode.IdempotencyConflict, IdempotencyConflictError],
   [ErrorCode.InventoryUnavailable, InventoryUnavailableError],
+  [ErrorCode.StockOutOfRange, StockOutOfRangeError],
+  [ErrorCode.StockMismatch, StockMismatchError],
 ]);
 
 /**

@@ -182,6 +182,34 @@ export class ShopClient extends RPCClient {
   ordersList({ cartId, cursor, limit } = {}, options) {
     return this.call('orders.list', definedMembers({ cartId, cursor, limit }), options);
   }
+
+  // MARK: - Admin
+
+  /**
+   * Adds `delta` units of `sku` (takes them when negative; never 0) and resolves with
+   * `{ sku, available }`. `reason` and `options.actor` go on the stock ledger's row. Not idempotent.
+   * @param {string} sku
+   * @param {number} delta ±1…1 000 000 000
+   * @param {'received'|'correction'|'damaged'|'returned'|'other'} reason
+   * @param {ActingCallOptions} [options]
+   * @throws {StockOutOfRangeError} (rejects, nothing changed) when the level would fall below 0 or rise above the maximum
+   */
+  adminStockAdjust(sku, delta, reason, options) {
+    return this.call('admin.stock.adjust', acting({ sku, delta, reason }, options), options);
+  }
+
+  /**
+   * Puts the level of `sku` at `available` and resolves with `{ sku, available }`. With
+   * `expected` it is a compare-and-set: unless the level is `expected`, it rejects with
+   * `StockMismatchError` (whose `available` is the level found) and changes nothing.
+   * @param {string} sku
+   * @param {number} available 0…1 000 000 000
+   * @param {{ expected?: number }} [condition]
+   * @param {ActingCallOptions} [options]
+   */
+  adminStockSet(sku, available, { expected } = {}, options) {
+    return this.call('admin.stock.set', acting(definedMembers({ sku, available, expected }), options), options);
+  }
 }
 
 /** `params` with `_meta.actor` when `options.actor` is set (the client adds its own `_meta` members). */

@@ -18,6 +18,8 @@ import {
   RPCError,
   ShopError,
   ShuttingDownError,
+  StockMismatchError,
+  StockOutOfRangeError,
   errorFromReply,
 } from '../index.js';
 
@@ -43,6 +45,8 @@ test('errorFromReply_eachDataType_mapsToItsClass', () => {
     [1006, 'InvalidCursor', ShopError],
     [1008, 'StorageError', ShopError],
     [1009, 'InventoryUnavailable', InventoryUnavailableError],
+    [1011, 'StockOutOfRange', StockOutOfRangeError],
+    [1012, 'StockMismatch', StockMismatchError],
   ];
   for (const [code, type, ErrorClass] of cases) {
     const error = errorFromReply({ code, message: 'm', data: { type } }, { requestId: 7, method: 'x.y' });
@@ -53,6 +57,15 @@ test('errorFromReply_eachDataType_mapsToItsClass', () => {
     assert.equal(error.requestId, 7);
     assert.equal(error.name, ErrorClass.name);
   }
+});
+
+test('errorFromReply_stockErrors_carryTheLevelFound', () => {
+  const range = errorFromReply({ code: 1011, message: 'm', data: { type: 'StockOutOfRange', sku: 'A', available: 2, delta: -5, max: 9 } });
+  assert.ok(range instanceof StockOutOfRangeError && range instanceof ShopError);
+  assert.deepEqual([range.sku, range.available, range.delta, range.max], ['A', 2, -5, 9]);
+  const mismatch = errorFromReply({ code: 1012, message: 'm', data: { sku: 'A', expected: 5, available: 7 } });
+  assert.ok(mismatch instanceof StockMismatchError, 'by code when data.type is missing');
+  assert.deepEqual([mismatch.sku, mismatch.expected, mismatch.available], ['A', 5, 7]);
 });
 
 test('errorFromReply_inventoryUnavailable_carriesDetailAndStatus', () => {

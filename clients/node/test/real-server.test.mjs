@@ -13,6 +13,8 @@ import {
   InventoryUnavailableError,
   NotFoundError,
   RequestCancelledError,
+  StockMismatchError,
+  StockOutOfRangeError,
 } from '../index.js';
 import { serverBinary, startServer } from '../test-support/real-server.mjs';
 
@@ -290,5 +292,28 @@ test('ordersCancel_restocks_isIdempotent_recordsTheActor_andUnknownOrdersAreNotF
       assert.equal(error.field, '_meta.actor');
       return true;
     });
+  });
+});
+
+test('adminStock_adjustAndCompareAndSet_rejectWithTypedErrors_andChangeNothing', async () => {
+  await withServer(['--allow', 'read,write,admin'], async (client) => {
+    const level = async () => (await client.inventoryCheck(['SKU-0005'])).levels[0].available;
+    const before = await level();
+    assert.deepEqual(await client.adminStockAdjust('SKU-0005', 7, 'received', { actor: 'node-ops' }), { sku: 'SKU-0005', available: before + 7 });
+    await assert.rejects(client.adminStockAdjust('SKU-0005', -(before + 8), 'damaged'), (error) => {
+      assert.ok(error instanceof StockOutOfRangeError, `got ${error.constructor.name}`);
+      assert.equal(error.code, 1011);
+      assert.equal(error.available, before + 7);
+      assert.equal(error.delta, -(before + 8));
+      return true;
+    });
+    assert.deepEqual(await client.adminStockSet('SKU-0005', 3, { expected: before + 7 }), { sku: 'SKU-0005', available: 3 });
+    await assert.rejects(client.adminStockSet('SKU-0005', 9, { expected: before + 7 }), (error) => {
+      assert.ok(error instanceof StockMismatchError, `got ${error.constructor.name}`);
+      assert.equal(error.expected, before + 7);
+      assert.equal(error.available, 3);
+      return true;
+    });
+    assert.equal(await level(), 3);
   });
 });

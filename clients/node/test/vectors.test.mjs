@@ -20,6 +20,8 @@ import {
   RPCError,
   ShopError,
   ShuttingDownError,
+  StockMismatchError,
+  StockOutOfRangeError,
 } from '../index.js';
 import { startServer } from '../test-support/real-server.mjs';
 
@@ -41,6 +43,8 @@ const CLASS_BY_TYPE = {
   InvalidQuantity: InvalidQuantityError,
   CartEmpty: CartEmptyError,
   IdempotencyConflict: IdempotencyConflictError,
+  StockOutOfRange: StockOutOfRangeError,
+  StockMismatch: StockMismatchError,
 };
 
 async function runVector(client, vector) {

@@ -35,6 +35,8 @@ __all__ = [
     "StoreInterruptedError",
     "StorageError",
     "InventoryUnavailableError",
+    "StockOutOfRangeError",
+    "StockMismatchError",
     "ConnectionLostError",
     "ClientClosedError",
     "error_from_wire",
@@ -61,6 +63,8 @@ class ErrorCode:
     INTERRUPTED = 1007
     STORAGE_ERROR = 1008
     INVENTORY_UNAVAILABLE = 1009
+    STOCK_OUT_OF_RANGE = 1011
+    STOCK_MISMATCH = 1012
 
     #: Codes at or above this are shop (domain) errors.
     FIRST_SHOP_CODE = 1000
@@ -314,6 +318,44 @@ class InventoryUnavailableError(ShopError):
         return self.data.get("status")
 
 
+class StockOutOfRangeError(ShopError):
+    """1011 ``StockOutOfRange``: a stock change would leave the level below 0 or above ``.max``;
+    nothing was changed (``.sku``, ``.available`` = the level found, ``.delta``)."""
+
+    @property
+    def sku(self) -> Optional[str]:
+        return self.data.get("sku")
+
+    @property
+    def available(self) -> Optional[int]:
+        return self.data.get("available")
+
+    @property
+    def delta(self) -> Optional[int]:
+        return self.data.get("delta")
+
+    @property
+    def max(self) -> Optional[int]:
+        return self.data.get("max")
+
+
+class StockMismatchError(ShopError):
+    """1012 ``StockMismatch``: ``admin.stock.set``'s compare-and-set found ``.available``, not
+    ``.expected``; nothing was changed. Read again, decide, retry with the level found."""
+
+    @property
+    def sku(self) -> Optional[str]:
+        return self.data.get("sku")
+
+    @property
+    def expected(self) -> Optional[int]:
+        return self.data.get("expected")
+
+    @property
+    def available(self) -> Optional[int]:
+        return self.data.get("available")
+
+
 # MARK: - Client-side errors
 
 
@@ -358,6 +400,8 @@ _BY_TYPE: Dict[str, Type[RPCError]] = {
     "Interrupted": StoreInterruptedError,
     "StorageError": StorageError,
     "InventoryUnavailable": InventoryUnavailableError,
+    "StockOutOfRange": StockOutOfRangeError,
+    "StockMismatch": StockMismatchError,
 }
 
 _BY_CODE: Dict[int, Type[RPCError]] = {
@@ -378,6 +422,8 @@ _BY_CODE: Dict[int, Type[RPCError]] = {
     ErrorCode.INTERRUPTED: StoreInterruptedError,
     ErrorCode.STORAGE_ERROR: StorageError,
     ErrorCode.INVENTORY_UNAVAILABLE: InventoryUnavailableError,
+    ErrorCode.STOCK_OUT_OF_RANGE: StockOutOfRangeError,
+    ErrorCode.STOCK_MISMATCH: StockMismatchError,
 }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, cast
 
 from .models import (Cart, InventoryLevels, Order, OrderPage, Product, ProductPage, ProgressCallback, SearchResult,
-                     ServerStats)
+                     ServerStats, StockLevel)
 
 if TYPE_CHECKING:
     from .messages import Params
@@ -144,6 +144,28 @@ class ShopMethods:
         params = _present(cartId=cart_id, cursor=cursor, limit=limit)
         return cast(OrderPage, self.call("orders.list", params, timeout, progress=progress))
 
+    def admin_stock_adjust(self, sku: str, delta: int, reason: str, *, actor: Optional[str] = None,
+                           timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> StockLevel:
+        """``admin.stock.adjust``: adds ``delta`` units (takes them when negative; never 0) and returns
+        ``{sku, available}``. ``reason`` is ``"received"``, ``"correction"``, ``"damaged"``, ``"returned"``
+        or ``"other"``; it and ``actor`` go on the stock ledger's row.
+
+        Raises :class:`~shoprpc.StockOutOfRangeError` (nothing changed) when the level would fall below 0
+        or rise above 1 000 000 000, :class:`~shoprpc.NotFoundError` for an unknown sku. Not idempotent.
+        """
+        params = _acting({"sku": sku, "delta": delta, "reason": reason}, actor)
+        return cast(StockLevel, self.call("admin.stock.adjust", params, timeout, progress=progress))
+
+    def admin_stock_set(self, sku: str, available: int, expected: Optional[int] = None, *, actor: Optional[str] = None,
+                        timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> StockLevel:
+        """``admin.stock.set``: puts the level at ``available`` (0..1 000 000 000) and returns ``{sku, available}``.
+
+        With ``expected`` it is a compare-and-set: unless the level is ``expected``, it raises
+        :class:`~shoprpc.StockMismatchError` (``.available`` is the level found) and changes nothing.
+        """
+        params = _acting(_present(sku=sku, available=available, expected=expected), actor)
+        return cast(StockLevel, self.call("admin.stock.set", params, timeout, progress=progress))
+
 
 class AsyncShopMethods:
     """The shop operations as coroutines, same arguments and results as :class:`ShopMethods`.
@@ -230,3 +252,17 @@ class AsyncShopMethods:
         """See :meth:`ShopMethods.orders_list`."""
         params = _present(cartId=cart_id, cursor=cursor, limit=limit)
         return cast(OrderPage, await self.call("orders.list", params, timeout, progress=progress))
+
+    async def admin_stock_adjust(self, sku: str, delta: int, reason: str, *, actor: Optional[str] = None,
+                                 timeout: Optional[float] = None,
+                                 progress: Optional[ProgressCallback] = None) -> StockLevel:
+        """See :meth:`ShopMethods.admin_stock_adjust`."""
+        params = _acting({"sku": sku, "delta": delta, "reason": reason}, actor)
+        return cast(StockLevel, await self.call("admin.stock.adjust", params, timeout, progress=progress))
+
+    async def admin_stock_set(self, sku: str, available: int, expected: Optional[int] = None, *,
+                              actor: Optional[str] = None, timeout: Optional[float] = None,
+                              progress: Optional[ProgressCallback] = None) -> StockLevel:
+        """See :meth:`ShopMethods.admin_stock_set`."""
+        params = _acting(_present(sku=sku, available=available, expected=expected), actor)
+        return cast(StockLevel, await self.call("admin.stock.set", params, timeout, progress=progress))

@@ -31,7 +31,7 @@ async def attach(peer: FakePeer, **options: Any) -> AsyncShopClient:
 
 @run_async
 async def test_shopSession_browseAddPlaceOrder(server_binary: str) -> None:
-    async with spawn(server_binary) as shop:
+    async with spawn(server_binary, "--allow", "read,write,admin") as shop:
         assert await shop.ping() == {}
         page = await shop.catalog_list(limit=3)
         sku = page["items"][0]["sku"]
@@ -47,6 +47,8 @@ async def test_shopSession_browseAddPlaceOrder(server_binary: str) -> None:
         cancelled = await shop.orders_cancel(order["orderId"], actor="async-tester")
         assert cancelled["status"] == "cancelled" and "cancelReason" not in cancelled
         assert await shop.orders_cancel(order["orderId"], "again") == cancelled
+        assert (await shop.admin_stock_set(sku, 12, actor="async-tester"))["available"] == 12
+        assert (await shop.admin_stock_adjust(sku, -2, "damaged"))["available"] == 10
         assert (await shop.cart_clear("a1"))["lines"] == []
         with pytest.raises(NotFoundError):
             await shop.catalog_get("SKU-NOPE")

@@ -15,7 +15,7 @@ from shoprpc import (CartEmptyError, ClientClosedError, ClientDeadlineExceededEr
                      DeadlineExceededError, IdempotencyConflictError, InvalidParamsError, InvalidQuantityError,
                      InventoryUnavailableError,
                      MethodNotFoundError, NotFoundError, OutOfStockError, RequestCancelledError, ServerNotFoundError,
-                     ShopClient)
+                     ShopClient, StockMismatchError, StockOutOfRangeError)
 
 INVENTORY_MESSAGE = "Inventory information is temporarily unavailable, please try again later"
 FIFTY_MB = 50 * 1024 * 1024
@@ -84,6 +84,26 @@ def test_ordersCancel_restocks_isIdempotent_andUnknownOrdersAreNotFound(spawn) -
     with pytest.raises(InvalidParamsError) as bad_actor:
         shop.orders_cancel(order["orderId"], actor="")
     assert bad_actor.value.field == "_meta.actor"
+
+
+def test_adminStock_adjustAndCompareAndSet_withTypedErrors(spawn) -> None:
+    shop = spawn("--allow", "read,write,admin")
+    level = shop.inventory_check(["SKU-0003"])["levels"][0]["available"]
+    assert shop.admin_stock_adjust("SKU-0003", 10, "received", actor="ops") == {"sku": "SKU-0003", "available": level + 10}
+    with pytest.raises(StockOutOfRangeError) as negative:
+        shop.admin_stock_adjust("SKU-0003", -(level + 11), "damaged")
+    assert (negative.value.sku, negative.value.available, negative.value.delta) == ("SKU-0003", level + 10, -(level + 11))
+    with pytest.raises(InvalidParamsError) as bad_reason:
+        shop.admin_stock_adjust("SKU-0003", 1, "stolen")
+    assert bad_reason.value.field == "reason"
+    assert shop.admin_stock_set("SKU-0003", 5, expected=level + 10) == {"sku": "SKU-0003", "available": 5}
+    with pytest.raises(StockMismatchError) as mismatch:
+        shop.admin_stock_set("SKU-0003", 7, expected=level + 10)
+    assert (mismatch.value.expected, mismatch.value.available) == (level + 10, 5)
+    assert shop.admin_stock_set("SKU-0003", 0)["available"] == 0
+    assert shop.inventory_check(["SKU-0003"])["levels"][0]["available"] == 0
+    with pytest.raises(NotFoundError):
+        shop.admin_stock_set("SKU-NOPE", 1)
 
 
 def test_errors_areTypedByDataType_withTheirDataAsAttributes(spawn) -> None:

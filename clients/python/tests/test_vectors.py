@@ -15,8 +15,8 @@ import pytest
 
 from support import MEMORY_DB
 from shoprpc import (AsyncShopClient, CartEmptyError, DeadlineExceededError, IdempotencyConflictError,
-                     InvalidParamsError, InvalidQuantityError, MethodNotAllowedError, MethodNotFoundError, NotFoundError, OutOfStockError,
-                     RequestCancelledError, RPCError, ShopClient)
+                     InvalidParamsError, InvalidQuantityError, MethodNotAllowedError, MethodNotFoundError, NotFoundError,
+                     OutOfStockError, RequestCancelledError, RPCError, ShopClient, StockMismatchError, StockOutOfRangeError)
 
 VECTORS_FILE = Path(__file__).resolve().parents[2] / "test-vectors.json"
 VECTORS = json.loads(VECTORS_FILE.read_text())["vectors"]
@@ -33,6 +33,8 @@ ERROR_CLASSES = {
     "IdempotencyConflict": IdempotencyConflictError,
     "DeadlineExceeded": DeadlineExceededError,
     "Cancelled": RequestCancelledError,
+    "StockOutOfRange": StockOutOfRangeError,
+    "StockMismatch": StockMismatchError,
 }
 
 Outcome = Tuple[str, Any]  # ("result", value) or ("error", exception)
