@@ -13,10 +13,10 @@ final class InventoryTestService {
     private var pending = Data()
     private(set) var port = 0
 
-    /// The script, found from this file's path (Tests/IntegrationTests/ → scripts/).
+    /// The script, found from this file's path (Tests/IntegrationTests/Support/ → scripts/).
     static var scriptURL: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/inventory-test-service")
+            .deletingLastPathComponent().appendingPathComponent("scripts/inventory-test-service")
     }
 
     /// Starts the service and waits (at most 20 s) for the port it prints.
