@@ -76,14 +76,3 @@ final class InventoryHTTPSessionTests: XCTestCase {
         XCTAssertEqual(Self.failure(result), .refused)
     }
 }
-
-/// `X-Request-Timeout-Ms`: the whole milliseconds a check has left when its request starts.
-final class InventoryTimeoutHeaderTests: XCTestCase {
-    func test_timeoutHeader_isTheWholeMillisecondsLeft_zeroWhenPassed_absentWithoutADeadline() {
-        let now = DispatchTime(uptimeNanoseconds: 10_000_000_000)
-        XCTAssertEqual(InventoryHTTPSession.timeoutHeader(deadline: now + .nanoseconds(1_500_999_999), now: now), "X-Request-Timeout-Ms: 1500")
-        XCTAssertEqual(InventoryHTTPSession.timeoutHeader(deadline: now, now: now), "X-Request-Timeout-Ms: 0")
-        XCTAssertEqual(InventoryHTTPSession.timeoutHeader(deadline: now - .seconds(1), now: now), "X-Request-Timeout-Ms: 0")
-        XCTAssertNil(InventoryHTTPSession.timeoutHeader(deadline: .distantFuture, now: now))
-    }
-}
