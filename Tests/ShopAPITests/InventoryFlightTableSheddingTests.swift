@@ -124,6 +124,22 @@ final class InventoryFlightTableSheddingTests: XCTestCase {
         XCTAssertEqual(Driver.sends(roomy.actions).count, 1, "1.5 s plus the margin is before 2 s")
     }
 
+    /// A flight dropped at the front of the queue does not hide the age of the one sent after it.
+    func test_theAgeOfTheOldestRequestOut_countsAfterAFlightWasDroppedAtTheFront() {
+        var driver = measured(100) { $0.coalescing = false }
+        _ = driver.start(["SKU-0001"], deadlineMs: 60_000)
+        _ = driver.start(["SKU-0002"], deadlineMs: 1_000)
+        _ = driver.start(["SKU-0003"], deadlineMs: 60_000)
+        driver.advance(ms: 950)
+        let landed = driver.answer(Driver.flight(1))
+        XCTAssertTrue(isShed(Driver.result(of: FlightTableDriver.check(2), in: landed)), "dropped at the front: too late")
+        XCTAssertEqual(Driver.sends(landed), [Driver.flight(3)])
+        driver.advance(ms: 2_000)
+        let late = driver.start(["SKU-0004"], deadlineMs: 2_400)
+        XCTAssertEqual(driver.table.expectedLatencyNs(), Double(2_000 * Driver.ms), "flight 3 has been out 2 s")
+        XCTAssertTrue(isShed(Driver.result(of: late.check, in: late.actions)))
+    }
+
     /// A finished request gives its slot back only after its latency sample is recorded, so the
     /// flight let out next is judged by it (66b47d1): 50 checks queued behind a first request
     /// before any latency was known, with 1.5 s deadlines; the first answer takes 1 s, so none of

@@ -8,12 +8,7 @@
 /// withdrawn, and one that reaches the front of the queue too late is never sent; either way it
 /// leaves the table at once. A sent one leaves when its end is reported.
 struct InventoryFlight: Sendable, Equatable {
-    /// Names one flight for as long as its table lives (numbers are never reused).
-    struct ID: Hashable, Comparable, Sendable, CustomStringConvertible {
-        let number: UInt64
-        static func < (lhs: ID, rhs: ID) -> Bool { lhs.number < rhs.number }
-        var description: String { "flight \(number)" }
-    }
+    typealias ID = InventoryTableID<InventoryFlight>
 
     enum State: Equatable, Sendable {
         /// Waiting for a slot; checks may still add SKUs.

@@ -79,7 +79,6 @@ extension InventoryFlightTable {
             for sku in skus { flightsBySku[sku] = flight.id }
             newestQueued = flight.id
         }
-        queue.append(flight.id)
         queuedCount += 1
         admitQueued()
     }

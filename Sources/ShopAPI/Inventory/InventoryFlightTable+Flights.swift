@@ -8,7 +8,9 @@ extension InventoryFlightTable {
 
     /// While a slot is free, the oldest queued flight goes to the front (`admit`).
     mutating func admitQueued() {
-        while sentCount < limiter.limit, let id = queue.popFirst() {
+        while sentCount < limiter.limit, nextToAdmit < nextFlightNumber {
+            let id = InventoryFlight.ID(number: nextToAdmit)
+            nextToAdmit += 1
             guard flights[id]?.state == .queued else { continue }  // withdrawn
             queuedCount -= 1
             admit(id)
@@ -55,7 +57,6 @@ extension InventoryFlightTable {
         flights[id]?.state = .sent(atNs: now)
         if newestQueued == id { newestQueued = nil }
         sentCount += 1
-        sentInOrder.append(id)
         counters.upstreamRequests += 1
         emit(.send(id, skus: flight.skus, timeoutMilliseconds: InventoryTime.millisecondsLeft(until: earliestDeadline, now: now)))
     }
@@ -66,12 +67,16 @@ extension InventoryFlightTable {
         if flight.probe { breaker.record(.none, probe: true, now: now) }
     }
 
-    /// Takes the flight out of the table, and out of `flightsBySku` and `newestQueued`.
+    /// Takes the flight out of the table, and out of `flightsBySku` and `newestQueued`; moves
+    /// `oldestOut` past flights no longer in the table.
     @discardableResult
     private mutating func remove(_ id: InventoryFlight.ID) -> InventoryFlight? {
         guard let flight = flights.removeValue(forKey: id) else { return nil }
         unregisterSkus(of: flight)
         if newestQueued == id { newestQueued = nil }
+        while oldestOut < nextToAdmit, flights[InventoryFlight.ID(number: oldestOut)] == nil {
+            oldestOut += 1
+        }
         return flight
     }
 
@@ -141,9 +146,6 @@ extension InventoryFlightTable {
         for check in waiters { detach(check, from: id) }
         remove(id)
         sentCount -= 1
-        while let oldest = sentInOrder.first, flights[oldest] == nil {
-            _ = sentInOrder.popFirst()
-        }
         switch result {
         case let .success(levels):
             storeFresh(levels.levels)
@@ -174,7 +176,8 @@ extension InventoryFlightTable {
     /// answers (or their cancellations) are finally measured.
     func expectedLatencyNs() -> Double? {
         guard let recent = limiter.recentNs else { return nil }
-        guard let oldest = sentInOrder.first, let sentAtNs = flights[oldest]?.sentAtNs, sentAtNs < now else { return recent }
+        guard oldestOut < nextToAdmit, let sentAtNs = flights[InventoryFlight.ID(number: oldestOut)]?.sentAtNs, sentAtNs < now
+        else { return recent }
         return max(recent, Double(now - sentAtNs))
     }
 

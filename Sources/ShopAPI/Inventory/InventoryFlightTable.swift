@@ -118,10 +118,14 @@ struct InventoryFlightTable: Sendable {
     var flightsBySku: [String: InventoryFlight.ID] = [:]
     /// The flight queued last; while it is still queued, new checks add their SKUs to it.
     var newestQueued: InventoryFlight.ID?
-    /// Queued flights in arrival order; withdrawn ones stay until reached and are skipped then.
-    var queue = InventoryFlightQueue()
-    /// Sent flights in the order sent; the first is always the oldest still out.
-    var sentInOrder = InventoryFlightQueue()
+    /// The queue: flights are made, queued and let out in the order of their numbers, so every
+    /// flight numbered below this one has been sent, dropped at the front or withdrawn, and the
+    /// queued ones are those from here on still `.queued`.
+    var nextToAdmit: UInt64 = 0
+    /// Flights are sent in the order of their numbers, so the oldest request still out is this
+    /// one, if it is below `nextToAdmit` (every flight from here to there is out or still to be
+    /// removed; `remove` moves it on).
+    var oldestOut: UInt64 = 0
     /// Flights sent and not yet ended: the slots taken.
     var sentCount = 0
     /// Flights waiting for a slot.
@@ -132,7 +136,7 @@ struct InventoryFlightTable: Sendable {
     var counters = Counters()
     var wakeUps = InventoryWakeUps()
     private var nextCheckNumber: UInt64 = 0
-    private var nextFlightNumber: UInt64 = 0
+    private(set) var nextFlightNumber: UInt64 = 0
     /// The time of the event being handled (or of the last one): never goes back.
     private(set) var now: UInt64 = 0
     /// The actions of the event being handled.
@@ -190,8 +194,7 @@ struct InventoryFlightTable: Sendable {
     /// every SKU they lack has one (the others keep waiting).
     mutating func timerFired(now: UInt64) -> [Action] {
         begin(at: now)
-        wakeUps.timerFired()
-        while let check = wakeUps.popDue(now: now) {
+        for check in wakeUps.timerFired(now: now) {
             answerFromStaleNearDeadline(check)
         }
         return end()

@@ -4,13 +4,7 @@
 /// answered, when it leaves the table (`finish`, the one place) and its `.complete` action is
 /// returned, exactly once.
 struct InventoryPendingCheck: Sendable, Equatable {
-    /// Names one check for as long as its table lives (numbers are never reused; a later check has
-    /// a larger one).
-    struct ID: Hashable, Comparable, Sendable, CustomStringConvertible {
-        let number: UInt64
-        static func < (lhs: ID, rhs: ID) -> Bool { lhs.number < rhs.number }
-        var description: String { "check \(number)" }
-    }
+    typealias ID = InventoryTableID<InventoryPendingCheck>
 
     enum State: Equatable, Sendable {
         /// Every SKU still lacking a level is asked by a flight the check waits on.
