@@ -50,6 +50,7 @@ final class HTTPInventorySourceTests: XCTestCase {
         XCTAssertEqual(stats.upstreamFailures, 6)
         XCTAssertEqual(stats.refusedWhileOpen, 3)
         XCTAssertEqual(stats.inFlight, 0)
+        XCTAssertTrue(source.held == (0, 0), "no check or request left behind: \(source.held)")
     }
 
     /// A check already interrupted when it starts is answered at once, without a request.

@@ -144,7 +144,7 @@ public final class HTTPInventorySource: InventorySource {
         guard let check = waiting else { return }
         // The interruption (deadline or cancel) takes the check out of its flights.
         let unregister = interruption.addInterruptHandler { [weak self] in
-            self?.perform { flights, now in flights.interruptCheck(check, now: now) }
+            self?.perform { state, now in state.flights.interruptCheck(check, now: now) }
         }
         let registered = state.withLock { state -> Bool in
             guard state.completions[check] != nil else { return false }
@@ -160,6 +160,11 @@ public final class HTTPInventorySource: InventorySource {
         state.withLock { $0.flights.stats }
     }
 
+    /// The checks and requests this source holds now (tests: nothing is left behind).
+    var held: (checks: Int, requests: Int) {
+        state.withLock { ($0.completions.count, $0.requests.count) }
+    }
+
     // MARK: - Carrying out the table's actions
 
     /// What an event asks for that must wait until the lock is released, in this order.
@@ -171,11 +176,11 @@ public final class HTTPInventorySource: InventorySource {
         var armTimer = false
     }
 
-    /// Applies one event to the table at the clock's time and carries out what it returns.
-    private func perform(_ event: (inout InventoryFlightTable, UInt64) -> [InventoryFlightTable.Action]) {
+    /// Applies one event to the table (in `state`) at the clock's time and carries out what it returns.
+    private func perform(_ event: (inout State, UInt64) -> [InventoryFlightTable.Action]) {
         var work = Work()
         state.withLock { state in
-            let actions = event(&state.flights, clock())
+            let actions = event(&state, clock())
             prepare(actions, in: &state, work: &work)
         }
         carryOut(work)
@@ -208,7 +213,10 @@ public final class HTTPInventorySource: InventorySource {
                 }
                 let request = session.makeRequest(url, timeoutMilliseconds: timeoutMilliseconds) { [weak self, maxBodyBytes] outcome in
                     let end = Self.requestEnd(outcome, asked: skus, maxBodyBytes: maxBodyBytes)
-                    self?.perform { flights, now in flights.requestEnded(flight, end, now: now) }
+                    self?.perform { state, now in
+                        state.requests[flight] = nil
+                        return state.flights.requestEnded(flight, end, now: now)
+                    }
                 }
                 state.requests[flight] = request
                 work.resume.append(request)
@@ -238,6 +246,6 @@ public final class HTTPInventorySource: InventorySource {
 
     private func timerFiredOnTimerQueue() {
         dispatchPrecondition(condition: .onQueue(timerQueue))
-        perform { flights, now in flights.timerFired(now: now) }
+        perform { state, now in state.flights.timerFired(now: now) }
     }
 }
