@@ -17,33 +17,47 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
     func products(afterSku: String?, category: String?, limit: Int) throws -> [Product] {
         if let category {
             return try query(
-                "SELECT \(ShopRows.productColumns) FROM products p WHERE p.category = $1 AND p.sku > $2 ORDER BY p.sku LIMIT $3",
+                "SELECT \(ShopRows.productColumns) FROM products p WHERE NOT p.archived AND p.category = $1 AND p.sku > $2 ORDER BY p.sku LIMIT $3",
                 [category, afterSku ?? "", limit], row: ShopRows.product
             )
         }
         return try query(
-            "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku > $1 ORDER BY p.sku LIMIT $2",
+            "SELECT \(ShopRows.productColumns) FROM products p WHERE NOT p.archived AND p.sku > $1 ORDER BY p.sku LIMIT $2",
             [afterSku ?? "", limit], row: ShopRows.product
         )
     }
 
     func product(sku: String) throws -> Product? {
-        try query("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = $1", [sku], row: ShopRows.product).first
+        try query("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = $1 AND NOT p.archived", [sku], row: ShopRows.product).first
     }
 
-    /// Every term must start a word (`\m`, case-insensitively) in name, description or category.
-    /// Terms hold only letters and digits, so they are never regular-expression syntax.
-    func searchProducts(terms: [String], limit: Int) throws -> [Product] {
-        let clauses = terms.indices.map { index in
-            "(p.name || ' ' || p.description || ' ' || p.category) ~* ('\\m' || $\(index + 1))"
-        }
-        let sql = "SELECT \(ShopRows.productColumns) FROM products p WHERE \(clauses.joined(separator: " AND ")) ORDER BY p.sku LIMIT $\(terms.count + 1)"
-        let arguments: [any PostgreSQLValue] = terms.map { $0 as any PostgreSQLValue } + [limit]
-        return try query(sql, arguments, row: ShopRows.product)
+    /// Through the GIN index of `words` (`PostgreSQLSchema`, version 5) or the catalog-order index,
+    /// as the planner finds cheaper for these words: the statement is planned for each search, not
+    /// prepared once, since the best plan depends on how many products have its words (a rare word:
+    /// its few products from the index, then sorted; a common one: the catalog in order until the
+    /// first `limit` match).
+    func searchProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
+        try query(
+            "SELECT \(ShopRows.productColumns) FROM products p WHERE NOT p.archived AND p.words @@ $1::tsquery ORDER BY p.seq LIMIT $2",
+            [PostgreSQLWords.tsquery(wordGroups: wordGroups), limit], prepared: false, row: ShopRows.product
+        )
+    }
+
+    func indexedWords(beginningWith prefix: String, limit: Int) throws -> [String] {
+        try query(
+            "SELECT word FROM search_vocabulary WHERE word >= $1 AND word < $2 ORDER BY word LIMIT $3",
+            [prefix, SearchMatching.upperBound(ofPrefix: prefix), limit]
+        ) { $0.text(0) }
     }
 
     func available(sku: String) throws -> Int? {
-        try query("SELECT available FROM stock WHERE sku = $1", [sku]) { $0.int(0) }.first
+        try query(
+            "SELECT s.available FROM stock s JOIN products p ON p.sku = s.sku WHERE s.sku = $1 AND NOT p.archived", [sku]
+        ) { $0.int(0) }.first
+    }
+
+    func catalogCurrency() throws -> String? {
+        try query("SELECT currency FROM products LIMIT 1", []) { $0.text(0) }.first
     }
 
     // MARK: - Carts
@@ -111,9 +125,11 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         if interruption?.isInterrupted == true { throw ShopError.interrupted }
     }
 
-    private func query<Row>(_ sql: String, _ arguments: [any PostgreSQLValue], row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
+    private func query<Row>(
+        _ sql: String, _ arguments: [any PostgreSQLValue], prepared: Bool = true, row: (PostgreSQLRow) throws -> Row
+    ) throws -> [Row] {
         try checkInterruption()
-        return try connection.query(sql, arguments, row: row)
+        return try connection.query(sql, arguments, prepared: prepared, row: row)
     }
 
     @discardableResult
