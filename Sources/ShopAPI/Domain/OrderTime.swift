@@ -20,7 +20,10 @@ public struct OrderTime: Sendable, Equatable {
         ]
         for style in styles {
             if let date = try? style.parse(trimmed) {
-                stamp = OrderStamp.timestamp(date)
+                // To the nearest millisecond, then half a millisecond on: the stamp's formatting
+                // truncates, and a parsed .123 may be held as .12299….
+                let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+                stamp = OrderStamp.timestamp(Date(timeIntervalSince1970: (milliseconds + 0.5) / 1000))
                 return
             }
         }

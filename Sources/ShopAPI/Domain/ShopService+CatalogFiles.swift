@@ -12,10 +12,21 @@ extension ShopService {
     /// ```
     /// - Throws: `ShopError` when the store fails (`.storeBusy` when another writer holds it too
     ///   long); row errors are never thrown, they go to `source`.
+    ///
+    /// The file is read on a thread of its own, a few batches ahead of the store
+    /// (`CatalogRowPrefetcher`), so reading and writing use two cores.
     public func importCatalog<Source: CatalogRowSource>(
         from source: inout Source, options: CatalogImportOptions, progress: (CatalogImportProgress) -> Void = { _ in }
     ) throws(ShopError) -> CatalogImportOutcome {
-        try store.importCatalog(from: &source, options: options, progress: progress)
+        do {
+            return try CatalogRowPrefetcher.run(&source) { prefetched in
+                try store.importCatalog(from: &prefetched, options: options, progress: progress)
+            }
+        } catch let error as ShopError {
+            throw error
+        } catch {
+            throw ShopError.storage("reading the file failed: \(error)")
+        }
     }
 
     /// Calls `body` with each product in the catalog and its stock, in SKU order, from one

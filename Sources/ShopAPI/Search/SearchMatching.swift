@@ -20,6 +20,12 @@ enum SearchMatching {
     /// Most indexed words one query word stands for.
     static let maxWordsPerPrefix = 64
 
+    /// Whether the vocabulary keeps `word`: only words a prefix can stand for, those at least
+    /// `minimumPrefixLength` long (shorter query words are matched whole, without the vocabulary).
+    static func isInVocabulary(_ word: String) -> Bool {
+        word.unicodeScalars.count >= minimumPrefixLength
+    }
+
     /// For each of `terms`, the whole words it matches, read from `transaction`'s index of words;
     /// nil when some term matches no indexed word (then nothing can match).
     static func wordGroups(for terms: [String], in transaction: any ShopReadTransaction) throws -> [[String]]? {

@@ -1,9 +1,10 @@
 // MARK: - SearchVocabularyBuffer
 
 /// The words an import indexes, gathered so that each is added to the store's vocabulary
-/// (`ShopReadTransaction.indexedWords`) once per batch rather than once per product: a set of
-/// words, handed to `flush` whenever it reaches `capacity` and at the end, so memory stays
-/// bounded whatever the file. Value type; one thread.
+/// (`ShopReadTransaction.indexedWords`; only the words `SearchMatching.isInVocabulary` keeps)
+/// once per batch rather than once per product: a set of words, handed to `flush` whenever it
+/// reaches `capacity` and at the end, so memory stays bounded whatever the file. Value type; one
+/// thread.
 struct SearchVocabularyBuffer {
     private var words = Set<String>()
     private let capacity: Int
@@ -18,7 +19,7 @@ struct SearchVocabularyBuffer {
             try flush(words)
             words.removeAll(keepingCapacity: true)
         }
-        words.formUnion(newWords)
+        for word in newWords where SearchMatching.isInVocabulary(word) { words.insert(word) }
     }
 
     /// Hands what is left to `flush`.

@@ -155,7 +155,7 @@ enum PostgreSQLSchema {
         var vocabulary = Set<String>()
         for (sku, name, category) in products {
             let words = SearchText.productWords(name: name, category: category)
-            vocabulary.formUnion(words)
+            vocabulary.formUnion(words.filter(SearchMatching.isInVocabulary))
             try connection.run("UPDATE products SET words = $2::tsvector WHERE sku = $1", [sku, PostgreSQLWords.tsvector(words)])
         }
         for word in vocabulary {

@@ -125,7 +125,7 @@ enum SQLiteSchema {
         let products = try connection.query("SELECT name, category FROM products", []) { ($0.text(0), $0.text(1)) }
         var words = Set<String>()
         for (name, category) in products {
-            words.formUnion(SearchText.productWords(name: name, category: category))
+            words.formUnion(SearchText.productWords(name: name, category: category).filter(SearchMatching.isInVocabulary))
         }
         for word in words {
             try connection.run("INSERT INTO search_vocabulary (word) VALUES (?1)", word)
