@@ -2,10 +2,11 @@
 
 /// `ShopStore.importCatalog` on PostgreSQL: the file's rows applied with `CatalogRowMerge`'s
 /// rules in one `READ COMMITTED` transaction, a batch at a time: the store's products for a
-/// batch's SKUs are read in one query, each row decided here, and what is to be written is
-/// copied (`COPY … FROM STDIN`) into a temporary table; at the end a few set-wise statements
-/// apply it (new products, changed ones, stock, words, and `--replace`'s archiving). So the
-/// rules are written once, in Swift, and a million rows cost a few thousand round trips.
+/// batch's SKUs are read in one query, each row decided here, new products copied (`COPY …
+/// FROM STDIN`) straight into `products` and `stock`, and the other rows into a temporary table,
+/// which a few set-wise statements apply at the end (changed products, stock, words, and
+/// `--replace`'s archiving). So the rules are written once, in Swift, and a million rows cost a
+/// few thousand round trips.
 ///
 /// Imports take a transaction-scoped advisory lock, so two never interleave. Servers on the
 /// database keep reading the catalog as committed (MVCC) until the COMMIT, then see all of the
@@ -113,6 +114,8 @@ struct PostgreSQLCatalogImport {
             let currency = self.currency ?? CatalogRowMerge.storeCurrency(existing: nil, firstRow: first)
             self.currency = currency
             let existing = hadProducts ? try find(batch.map(\.sku)) : [:]
+            var created = PostgreSQLCopyRows()
+            var createdStock = PostgreSQLCopyRows()
             var rows = PostgreSQLCopyRows()
             var words = PostgreSQLCopyRows()
             for row in batch {
@@ -127,8 +130,12 @@ struct PostgreSQLCatalogImport {
                 case .rejected:
                     continue
                 case let .create(product, stock):
+                    guard !options.dryRun else { continue }
                     let productWords = SearchText.productWords(name: product.name, category: product.category)
-                    append(product, kind: "c", seq: nextSeq, stock: stock, words: productWords, to: &rows)
+                    appendNew(product, seq: nextSeq, words: productWords, to: &created)
+                    createdStock.append(product.sku)
+                    createdStock.append(stock)
+                    createdStock.endRow()
                     nextSeq += 1
                     addWords(productWords, to: &words)
                 case let .update(product, stock):
@@ -145,6 +152,11 @@ struct PostgreSQLCatalogImport {
                     rows.endRow()
                 }
             }
+            if !created.isEmpty {
+                try connection.copyIn(
+                    "COPY products (sku, name, description, category, price_cents, currency, seq, words) FROM STDIN", data: created.bytes)
+                try connection.copyIn("COPY stock (sku, available) FROM STDIN", data: createdStock.bytes)
+            }
             if !rows.isEmpty {
                 try connection.copyIn(
                     "COPY import_rows (sku, kind, name, description, category, price_cents, currency, seq, stock, words) FROM STDIN",
@@ -153,6 +165,19 @@ struct PostgreSQLCatalogImport {
             if !words.isEmpty {
                 try connection.copyIn("COPY import_words (word) FROM STDIN", data: words.bytes)
             }
+        }
+
+        /// A new product, as a row of `products`.
+        private func appendNew(_ product: Product, seq: Int64, words: [String], to rows: inout PostgreSQLCopyRows) {
+            rows.append(product.sku)
+            rows.append(product.name)
+            rows.append(product.description)
+            rows.append(product.category)
+            rows.append(product.priceCents)
+            rows.append(product.currency)
+            rows.append(seq)
+            rows.append(PostgreSQLWords.tsvector(words))
+            rows.endRow()
         }
 
         private func append(_ product: Product, kind: String, seq: Int64, stock: Int?, words: [String], to rows: inout PostgreSQLCopyRows) {
@@ -222,8 +247,6 @@ struct PostgreSQLCatalogImport {
             }
             if !options.replace { try connection.execute("ANALYZE import_rows") }
             try connection.execute("""
-                INSERT INTO products (sku, name, description, category, price_cents, currency, seq, words)
-                    SELECT sku, name, description, category, price_cents, currency, seq, words FROM import_rows WHERE kind = 'c' ORDER BY seq;
                 UPDATE products p SET name = r.name, description = r.description, category = r.category,
                         price_cents = r.price_cents, archived = false, words = r.words
                     FROM import_rows r WHERE r.kind = 'u' AND p.sku = r.sku;

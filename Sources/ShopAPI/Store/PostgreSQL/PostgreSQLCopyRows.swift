@@ -18,7 +18,13 @@ struct PostgreSQLCopyRows {
             bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
             return
         }
-        for byte in PostgreSQLText.escaped(value).utf8 {
+        let stored = PostgreSQLText.escaped(value)
+        let special = { (byte: UInt8) in byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
+        guard stored.utf8.contains(where: special) else {
+            bytes.append(contentsOf: stored.utf8)
+            return
+        }
+        for byte in stored.utf8 {
             switch byte {
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
             case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])

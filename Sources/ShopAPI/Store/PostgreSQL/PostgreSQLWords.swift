@@ -19,6 +19,7 @@ enum PostgreSQLWords {
     }
 
     private static func quoted(_ word: String) -> String {
-        "'" + word.replacing("\\", with: "\\\\").replacing("'", with: "''") + "'"
+        guard word.utf8.contains(where: { $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "\\") }) else { return "'" + word + "'" }
+        return "'" + word.replacing("\\", with: "\\\\").replacing("'", with: "''") + "'"
     }
 }
