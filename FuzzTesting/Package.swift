@@ -20,6 +20,10 @@ let package = Package(
         .executableTarget(name: "FuzzJSONParser", dependencies: [
             "FuzzSupport", .product(name: "RPCServer", package: "shop-rpc"),
         ]),
+        // CSVReader and the catalog CSV reader: chunking independence, write/read round trip.
+        .executableTarget(name: "FuzzCSVReader", dependencies: [
+            "FuzzSupport", .product(name: "ShopAPI", package: "shop-rpc"),
+        ]),
         // The whole engine in-process on an in-memory store: JSON-RPC reply invariants.
         .executableTarget(name: "FuzzEngine", dependencies: [
             "FuzzSupport",

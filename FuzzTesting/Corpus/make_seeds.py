@@ -53,6 +53,7 @@ HOSTILE = [
     '{"jsonrpc":"2.0","id":4,"method":"catalog.search","params":{"query":"\\"*OR-NEAR(","limit":200}}',
     '{"jsonrpc":"2.0","id":5,"method":"inventory.check","params":{"skus":[]}}',
     '{"jsonrpc":"2.0","id":6,"method":"orders.get","params":["o-1"]}',
+    '[{"jsonrpc":"2.0","id":7,"method":"tools/list","params":null},{"jsonrpc":"2.0","method":"cart.add","params":null},{"jsonrpc":"2.0","id":8,"method":"rpc.stats","params":false},{"jsonrpc":"2.0","method":"ping","params":0}]',
 ]
 
 LSP = [
@@ -103,3 +104,25 @@ for framing in (0, 2):
         write("FuzzFrameDecoder", bytes([framing, 2, 11]) + stream)
         write("FuzzFrameDecoder", bytes([framing, 1, 5]) + stream)
 write("FuzzFrameDecoder", bytes([2, 2, 9]) + b"Content-Length: 2\r\n" + b"X: " + b"y" * 8300 + b"\r\n\r\n{}")
+
+# FuzzCSVReader: two header bytes (chunking seed; record limit: 0 → 64 bytes, 1 → 4 KiB, 2 → 1 MiB),
+# then the file: catalog files good and broken, and the RFC 4180 corners.
+CSV = [
+    b"sku,name,description,category,priceCents,currency,stock\nA-1,Mug,\"Big, \"\"blue\"\"\",kitchen,1250,USD,7\nA-2,Cup,,kitchen,0,EUR,0\n",
+    b"\xef\xbb\xbfsku,name\r\nA,\"two\r\nlines\"\r\nB,12\" pizza\r\n",
+    b"sku,stock\nA,-1\nA,5\n,3\nB,1000000001\nC,x\n",
+    b"sku,name,colour\nA,\"open\nB,b,c\n",
+    b"\"a\"b,c\nd\re\n\n\"\"\n,\n",
+    b"sku,name\nA,\xc3\x28\nB,\xff\n",
+    b"sku\n" + b"x" * 80 + b"\n\"" + b"y" * 5000 + b"\"\n",
+]
+for number, stream in enumerate(CSV):
+    for limit in (0, 1, 2):
+        write("FuzzCSVReader", bytes([number * 31 % 256, limit]) + stream)
+NDJSON = [
+    b'{"sku":"A","name":"Mug \\"Big\\"","description":"","category":"kitchen","priceCents":1250,"currency":"USD","stock":7}\n\n{"stock":3,"sku":"B"}\r\n',
+    b'{"sku":"a:b{[","name":"x\\":y}"}\n{"sku":"C","x":1,"x":2}\n{"sku":"D","stock":1,"stock":2}\n[1]\n{"sku":"E",}\n',
+    b'{"sku":"F","priceCents":12.5}\n{"sku":"G","stock":1e2}\n{"sku":"H","name":null}\n{"sku":"\\u00e9\\u0000"}\n',
+]
+for number, stream in enumerate(NDJSON):
+    write("FuzzCSVReader", bytes([number * 17 % 256, 2]) + stream)

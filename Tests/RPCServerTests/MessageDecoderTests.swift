@@ -45,6 +45,48 @@ final class MessageDecoderTests: XCTestCase {
         XCTAssertEqual(invalid(decode(#"{"jsonrpc":"2.0","method":"m","params":"s","id":3}"#))?.1, .int(3))
     }
 
+    func test_nullParams_isAbsentParams_inRequestsNotificationsAndBatchElements() {
+        guard case .single(.request(let request)) = decode(#"{"jsonrpc":"2.0","id":1,"method":"ping","params":null}"#) else {
+            return XCTFail("a request with null params is a request")
+        }
+        XCTAssertEqual(request.id, .int(1))
+        XCTAssertNil(request.params, "null params are absent params")
+        guard case .single(.request(let notification)) = decode(#"{"jsonrpc":"2.0","method":"ping","params":null}"#) else {
+            return XCTFail("a notification with null params is a notification")
+        }
+        XCTAssertTrue(notification.isNotification)
+        XCTAssertNil(notification.params)
+        guard case .batch(let elements) = decode(#"[{"jsonrpc":"2.0","id":"a","method":"m","params":null},{"params":null,"method":"n","jsonrpc":"2.0"}]"#),
+              elements.count == 2, case .request(let first) = elements[0], case .request(let second) = elements[1] else {
+            return XCTFail("a batch of two requests with null params")
+        }
+        XCTAssertEqual(first.id, .string("a"))
+        XCTAssertNil(first.params)
+        XCTAssertTrue(second.isNotification)
+        XCTAssertNil(second.params)
+        // Duplicate members: the last one wins, in both directions.
+        guard case .single(.request(let lastNull)) = decode(#"{"jsonrpc":"2.0","id":2,"method":"m","params":{"a":1},"params":null}"#) else {
+            return XCTFail()
+        }
+        XCTAssertNil(lastNull.params)
+        guard case .single(.request(let lastObject)) = decode(#"{"jsonrpc":"2.0","id":3,"method":"m","params":null,"params":{"a":1}}"#) else {
+            return XCTFail()
+        }
+        XCTAssertEqual(lastObject.params, ["a": 1])
+    }
+
+    func test_scalarParams_areInvalidRequest_withTheIdKept() {
+        for params in [#""s""#, "1", "1.5", "true", "false"] {
+            let result = invalid(decode(#"{"jsonrpc":"2.0","id":7,"method":"ping","params":\#(params)}"#))
+            XCTAssertEqual(result?.0.code, .invalidRequest, "params \(params)")
+            XCTAssertEqual(result?.0.message, #"Invalid Request: "params" must be an object or an array"#, "params \(params)")
+            XCTAssertEqual(result?.1, .int(7), "params \(params)")
+            let notification = invalid(decode(#"{"jsonrpc":"2.0","method":"ping","params":\#(params)}"#))
+            XCTAssertEqual(notification?.0.code, .invalidRequest, "a notification with params \(params) is answered")
+            XCTAssertEqual(notification?.1, .null)
+        }
+    }
+
     func test_batch_keepsElementsInOrder_andInvalidElementsInPlace() {
         guard case .batch(let elements) = decode(#"[{"jsonrpc":"2.0","method":"a","id":"1"},{"foo":"boo"},1,{"jsonrpc":"2.0","method":"b"}]"#) else {
             return XCTFail("expected a batch")

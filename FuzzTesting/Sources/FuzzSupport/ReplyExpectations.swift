@@ -53,9 +53,11 @@ public struct ReplyExpectations {
             }
         }
         if case .id(let value) = id { sentIDs.append(value) }
+        // protocol.md section 2: `params` is absent, structured, or null (which counts as absent).
         let valid: Bool
         switch (object["jsonrpc"], object["method"], object["params"]) {
-        case (.string("2.0")?, .string?, nil), (.string("2.0")?, .string?, .object?), (.string("2.0")?, .string?, .array?): valid = true
+        case (.string("2.0")?, .string?, nil), (.string("2.0")?, .string?, .null?),
+             (.string("2.0")?, .string?, .object?), (.string("2.0")?, .string?, .array?): valid = true
         default: valid = false
         }
         if valid, object["id"] == nil { return nil }

@@ -22,7 +22,8 @@ package enum MessageDecoder {
         Array(bytes).withUnsafeBytes { decode($0) }
     }
 
-    /// Validates one request object.
+    /// Validates one request object. `"params": null` becomes absent params (protocol.md section 2);
+    /// any other non-structured `params` is `-32600`.
     static func classify(_ value: JSONValue) -> IncomingElement {
         guard case .object(let object) = value else {
             return .invalid(.invalidRequest("expected a request object, found \(value.typeName)"), id: nil)
@@ -61,6 +62,9 @@ package enum MessageDecoder {
         }
         switch params {
         case nil, .object?, .array?: break
+        // `"params": null` is what editors' libraries send for a call without params (Emacs's
+        // jsonrpc.el encodes nil as null): it is an absent `params` from here on, for every method.
+        case .null?: params = nil
         default: return .invalid(.invalidRequest("\"params\" must be an object or an array"), id: id ?? .null)
         }
         return .request(Request(id: id, method: name, params: params))

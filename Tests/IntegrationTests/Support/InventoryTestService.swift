@@ -13,9 +13,9 @@ final class InventoryTestService {
     private var pending = Data()
     private(set) var port = 0
 
-    /// The script, found from this file's path (Tests/IntegrationTests/ → scripts/).
+    /// The script, found from this file's path (Tests/IntegrationTests/Support/ → scripts/).
     static var scriptURL: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/inventory-test-service")
     }
 

@@ -1,0 +1,137 @@
+/// Reads a catalog CSV file: its header, then each record as a `CatalogRow`, checking every value
+/// (`CatalogFieldRules`) and collecting what is wrong in `errors`. Records with an error are not
+/// returned, and reading goes on so that every error in the file is found. A value type; one thread.
+struct CSVCatalogReader<Source: ByteSource> {
+    private var csv: CSVReader<Source>
+    /// Each header position's column; nil for an unknown or repeated one (its cells are ignored).
+    private var columns: [CatalogColumn?] = []
+    private var headerRead = false
+    private var skuPosition: Int?
+    private var skus = SKUIndex()
+    var errors = CatalogFileErrors()
+    private(set) var rowsRead = 0
+
+    init(source: Source) {
+        csv = CSVReader(source: source)
+    }
+
+    var bytesRead: Int { csv.bytesRead }
+
+    /// The header's known columns in file order; nil before the header is read.
+    var presentColumns: [CatalogColumn]? { headerRead ? columns.compactMap { $0 } : nil }
+
+    mutating func next() throws(ByteSourceError) -> CatalogRow? {
+        if !headerRead {
+            headerRead = true
+            guard try csv.next() else {
+                errors.append(line: 1, field: "header", message: "the file is empty; its first line must name the columns (\(CatalogColumn.acceptedList))")
+                return nil
+            }
+            readHeader()
+        }
+        while try csv.next() {
+            rowsRead += 1
+            if let row = checkRecord() { return row }
+        }
+        return nil
+    }
+
+    private mutating func readHeader() {
+        let line = csv.line
+        if let error = csv.syntaxError {
+            errors.append(line: line, field: "header", message: error.description)
+        }
+        let fields = csv.fields
+        var seen = Set<CatalogColumn>()
+        for position in 0..<fields.count {
+            guard let name = fields.string(at: position) else {
+                errors.append(line: line, field: "header", message: "invalid UTF-8 in column \(position + 1)")
+                columns.append(nil)
+                continue
+            }
+            guard let column = CatalogColumn(rawValue: name) else {
+                var message = name.isEmpty ? "column \(position + 1) has no name" : "unknown column \(CatalogFieldRules.quoted(name))"
+                if let near = CatalogColumn.caseInsensitiveMatch(name) { message += " (did you mean \(near.rawValue)?)" }
+                errors.append(line: line, field: "header", message: message + "; the columns are \(CatalogColumn.acceptedList)")
+                columns.append(nil)
+                continue
+            }
+            if !seen.insert(column).inserted {
+                errors.append(line: line, field: "header", message: "column \(column.rawValue) appears twice")
+                columns.append(nil)
+                continue
+            }
+            columns.append(column)
+        }
+        skuPosition = columns.firstIndex(of: .sku)
+        if skuPosition == nil {
+            errors.append(line: line, field: "header", message: "no sku column; the columns are \(CatalogColumn.acceptedList) (sku is required)")
+        }
+    }
+
+    /// The current record as a row, or nil (after recording its errors) when it is not good.
+    private mutating func checkRecord() -> CatalogRow? {
+        let line = csv.line
+        if let error = csv.syntaxError {
+            errors.append(line: line, field: "row", message: error.description)
+            return nil
+        }
+        let fields = csv.fields
+        guard fields.count == columns.count else {
+            errors.append(line: line, field: "row", message: "\(fields.count) field\(fields.count == 1 ? "" : "s"), but the header has \(columns.count)")
+            return nil
+        }
+        var row = CatalogRow(line: line, sku: "")
+        let errorsBefore = errors.count
+        // One pass over the whole record instead of a validation per field, for the usual
+        // all-ASCII record (the per-field validation is a generic, unspecialised call).
+        let isASCII = fields.isASCII
+        for (position, column) in columns.enumerated() {
+            guard let column else { continue }
+            switch column {
+            case .priceCents, .stock:
+                let max = column == .stock ? CatalogLimits.maxStock : CatalogLimits.maxPriceCents
+                switch fields.withBytes(at: position, { CatalogFieldRules.parseInteger($0, max: max) }) {
+                case .success(let value):
+                    if column == .stock { row.stock = value } else { row.priceCents = value }
+                case .failure(let error):
+                    errors.append(line: line, field: column.rawValue, message: error.message)
+                }
+            case .sku, .name, .description, .category, .currency:
+                guard let value = isASCII ? fields.string(validUTF8: position) : fields.string(at: position) else {
+                    errors.append(line: line, field: column.rawValue, message: "invalid UTF-8")
+                    continue
+                }
+                if let message = Self.check(column, value) {
+                    errors.append(line: line, field: column.rawValue, message: message)
+                    continue
+                }
+                switch column {
+                case .sku: row.sku = value
+                case .name: row.name = value
+                case .description: row.description = value
+                case .category: row.category = value
+                default: row.currency = value
+                }
+            }
+        }
+        // A good SKU is remembered even when another field of its row is wrong, so that a later
+        // row with the same SKU is reported too.
+        guard let skuPosition, !row.sku.isEmpty else { return nil }
+        if let message = CatalogFieldRules.repeatedSKU(row.sku, fields.withBytes(at: skuPosition, { skus.insert($0, line: line) })) {
+            errors.append(line: line, field: "sku", message: message)
+            return nil
+        }
+        return errors.count == errorsBefore ? row : nil
+    }
+
+    static func check(_ column: CatalogColumn, _ value: String) -> String? {
+        switch column {
+        case .sku, .category: return CatalogFieldRules.checkIdentifier(value)
+        case .name: return CatalogFieldRules.checkName(value)
+        case .description: return CatalogFieldRules.checkDescription(value)
+        case .currency: return CatalogFieldRules.checkCurrency(value)
+        case .priceCents, .stock: return nil
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Reads a catalog file, CSV or NDJSON, as checked `CatalogRow`s, in constant memory (the read
+/// buffer, one record, and the SKUs seen so far to find repeats). It checks every file-level rule
+/// of protocol.md's "Catalog files" and returns only good rows; what is wrong goes to `errors`
+/// (the first 50 kept, the rest counted), and it reads on to the end so that every error is found.
+///
+/// Meant to feed an all-or-nothing import while it reads: write each row into the transaction
+/// while `errors` is empty; once it is not, stop writing, keep calling `next()` to the end to
+/// collect the errors, and roll back. One thread; a value type.
+///
+/// ```swift
+/// var reader = CatalogFileReader(format: .csv, source: FileDescriptorSource(fileDescriptor: fd))
+/// while let row = try reader.next() {
+///     if reader.errors.isEmpty { try transaction.upsert(row) }
+/// }
+/// if !reader.errors.isEmpty { rollBack(); reader.errors.report(file: path).forEach(printToStderr) }
+/// ```
+public struct CatalogFileReader<Source: ByteSource> {
+    private var csv: CSVCatalogReader<Source>?
+    private var ndjson: NDJSONCatalogReader<Source>?
+    public let format: CatalogFileFormat
+
+    public init(format: CatalogFileFormat, source: Source) {
+        self.format = format
+        switch format {
+        case .csv: csv = CSVCatalogReader(source: source)
+        case .ndjson: ndjson = NDJSONCatalogReader(source: source)
+        }
+    }
+
+    /// The next good row, or nil at the end of the file. Rows with an error are left out (their
+    /// errors are in `errors`).
+    ///
+    /// - Throws: `ByteSourceError` if reading the source fails (not for anything in the bytes).
+    public mutating func next() throws(ByteSourceError) -> CatalogRow? {
+        if csv != nil { return try csv!.next() }
+        return try ndjson!.next()
+    }
+
+    /// Everything found wrong so far.
+    public var errors: CatalogFileErrors {
+        csv?.errors ?? ndjson!.errors
+    }
+
+    /// Adds an error found by the caller (a new SKU without a name, …), so that all of a file's
+    /// errors are kept, counted and reported together.
+    public mutating func report(_ error: CatalogFileError) {
+        if csv != nil { csv!.errors.append(error) } else { ndjson!.errors.append(error) }
+    }
+
+    /// Records (CSV, after the header) or non-blank lines (NDJSON) read so far, good or not.
+    public var rowsRead: Int { csv?.rowsRead ?? ndjson!.rowsRead }
+
+    /// Bytes taken from the source so far, for progress (a percentage of the file's size).
+    public var bytesRead: Int { csv?.bytesRead ?? ndjson!.bytesRead }
+
+    /// CSV: the known columns of the header in file order (once the first `next()` has read it);
+    /// every row has exactly these fields. NDJSON: nil, since each line names its own members.
+    public var columns: [CatalogColumn]? { csv?.presentColumns }
+}

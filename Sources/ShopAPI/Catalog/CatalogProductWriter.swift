@@ -1,0 +1,43 @@
+/// Writes products as a catalog file (`export products`): the columns sku, name, description,
+/// category, priceCents, currency, stock in that order, in CSV or NDJSON (`RecordWriter`'s rules),
+/// so that `CatalogFileReader` reads back exactly the rows written (the round trip). Streaming, in
+/// constant memory. One thread; a value type.
+public struct CatalogProductWriter<Sink: ByteSink> {
+    private var writer: RecordWriter<Sink>
+
+    public init(format: CatalogFileFormat, sink: Sink) {
+        writer = RecordWriter(format: format, columns: CatalogColumn.allCases.map(\.rawValue), sink: sink)
+    }
+
+    /// The sink; after `finish()` it has received every byte.
+    public var sink: Sink { writer.sink }
+
+    /// Writes one product with its stock.
+    public mutating func write(_ product: Product, stock: Int) throws(ByteSinkError) {
+        try writer.write(product.sku)
+        try writer.write(product.name)
+        try writer.write(product.description)
+        try writer.write(product.category)
+        try writer.write(product.priceCents)
+        try writer.write(product.currency)
+        try writer.write(stock)
+        try writer.endRecord()
+    }
+
+    /// Writes one row; a nil field is an empty CSV cell or a member left out of the NDJSON object.
+    public mutating func write(_ row: CatalogRow) throws(ByteSinkError) {
+        try writer.write(row.sku)
+        if let name = row.name { try writer.write(name) } else { try writer.writeNull() }
+        if let description = row.description { try writer.write(description) } else { try writer.writeNull() }
+        if let category = row.category { try writer.write(category) } else { try writer.writeNull() }
+        if let priceCents = row.priceCents { try writer.write(priceCents) } else { try writer.writeNull() }
+        if let currency = row.currency { try writer.write(currency) } else { try writer.writeNull() }
+        if let stock = row.stock { try writer.write(stock) } else { try writer.writeNull() }
+        try writer.endRecord()
+    }
+
+    /// Writes out what is buffered.
+    public mutating func finish() throws(ByteSinkError) {
+        try writer.finish()
+    }
+}
