@@ -46,11 +46,11 @@ enum ImportCommand {
         guard parsed.operands.count == 1, let path = parsed.operands.first else {
             exitWithMessage("import takes one FILE (or - for stdin), got \(parsed.operands.count)\n\(usage)", status: 2)
         }
-        guard let format = ShopFlags.format.value(in: parsed.options) ?? CatalogFormatChoice.inferred(fromPath: path) else {
-            let why = path == "-"
-                ? "reading stdin needs --format csv or --format ndjson"
-                : "cannot tell the format of \(path) from its name (.csv, .ndjson or .jsonl); give --format csv or --format ndjson"
-            exitWithMessage("\(why)\n\(usage)", status: 2)
+        let format: CatalogFileFormat
+        do {
+            format = try CatalogFileFormat.choose(path: path, explicit: ShopFlags.format.value(in: parsed.options))
+        } catch {
+            exitWithMessage("\(error)\n\(usage)", status: 2)
         }
         let options = CatalogImportOptions(replace: ShopFlags.replace.value(in: parsed.options), dryRun: ShopFlags.dryRun.value(in: parsed.options))
 

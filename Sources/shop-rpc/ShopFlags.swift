@@ -150,7 +150,7 @@ enum ShopFlags {
     // MARK: - Catalog files (import and export)
 
     static let format = OptionalChoiceFlag(
-        "--format", help: "the file's format", choices: ["csv": CatalogFormatChoice.csv, "ndjson": .ndjson],
+        "--format", help: "the file's format", choices: ["csv": CatalogFileFormat.csv, "ndjson": .ndjson],
         defaultMeaning: "import: FILE's extension, .csv, .ndjson or .jsonl; export: csv")
     static let replace = SwitchFlag("--replace", help: "the file is the whole catalog: archive every product it does not list")
     static let dryRun = SwitchFlag("--dry-run", help: "check every row and print the summary, writing nothing")
