@@ -19,20 +19,36 @@ enum CatalogFiles {
         try writer.finish()
     }
 
-    /// A catalog file's reader as an import's source: its errors and those the import reports
-    /// are kept and reported together.
+    /// A catalog file's reader as an import's source: the file's errors and those the import
+    /// reports are kept apart (each list in file order, the store's found later than the reader's
+    /// when the file is read ahead) and reported together, the first 50 of both in file order.
     private struct FileRows: ImportFileSource {
         var reader: CatalogFileReader<FileDescriptorSource>
+        var storeErrors = CatalogFileErrors()
 
         mutating func nextRow() throws -> CatalogRow? { try reader.next() }
-        var hasErrors: Bool { !reader.errors.isEmpty }
+        var hasErrors: Bool { !reader.errors.isEmpty || !storeErrors.isEmpty }
 
         mutating func reportError(line: Int, field: String, message: String) {
-            reader.report(CatalogFileError(line: line, field: field, message: message))
+            storeErrors.append(CatalogFileError(line: line, field: field, message: message))
         }
 
         var bytesRead: Int { reader.bytesRead }
-        func errorReport(file: String) -> [String] { reader.errors.report(file: file) }
+
+        func errorReport(file: String) -> [String] {
+            let fileErrors = reader.errors
+            // Each list holds its first errors in file order, so the first of both merged are the
+            // file's first; the sort is stable, so a line's errors keep their order.
+            let first = (fileErrors.shown + storeErrors.shown).enumerated()
+                .sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+                .prefix(fileErrors.limit).map(\.element)
+            var merged = CatalogFileErrors(limit: fileErrors.limit)
+            first.forEach { merged.append($0) }
+            var lines = merged.report(file: file)
+            let rest = fileErrors.count + storeErrors.count - first.count
+            if rest > 0 { lines.append("\(file): … and \(rest) more error\(rest == 1 ? "" : "s")") }
+            return lines
+        }
     }
 
     /// `RecordWriter` on a file descriptor, as an export writes.

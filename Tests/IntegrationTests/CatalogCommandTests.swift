@@ -70,11 +70,12 @@ final class CatalogCommandTests: XCTestCase {
             XCTAssertEqual(result.status, 1)
             XCTAssertEqual(result.stdout, "", "no summary")
             let lines = result.stderr.split(separator: "\n").map(String.init)
-            // The reader's own errors first, then those of the store's rules, each FILE:LINE: field: message.
+            // The reader's errors and those of the store's rules together, in file order, each
+            // FILE:LINE: field: message.
             XCTAssertEqual(lines.count, 3, result.stderr)
             XCTAssertEqual(lines.first?.hasPrefix("\(file):3: name: "), true, result.stderr)
-            XCTAssertEqual(lines.dropFirst().first?.hasPrefix("\(file):5: priceCents: "), true, result.stderr)
-            XCTAssertEqual(lines.last, "\(file):4: currency: EUR is not the store's currency, USD: a store sells in one currency")
+            XCTAssertEqual(lines.dropFirst().first, "\(file):4: currency: EUR is not the store's currency, USD: a store sells in one currency")
+            XCTAssertEqual(lines.last?.hasPrefix("\(file):5: priceCents: "), true, result.stderr)
 
             // A file without the columns a new product needs: an error for each, on its line.
             let partial = try temporaryFile("partial.csv", "sku,name\nNEW-9,Thing\n")
@@ -102,6 +103,25 @@ final class CatalogCommandTests: XCTestCase {
         XCTAssertEqual(lines.count, 51, result.stderr)
         XCTAssertEqual(lines.first?.hasPrefix("\(file):2: name: "), true, result.stderr)
         XCTAssertEqual(lines.last, "\(file): … and 10 more errors")
+    }
+
+    func test_manyErrorsOfBothKinds_theFirst50InFileOrder() throws {
+        // Odd lines: a new SKU without a category (the store's rule); even lines: an empty name
+        // (the reader's); 120 rows, read ahead of the store.
+        var text = "sku,name,priceCents\n"
+        for number in 1...120 {
+            text += number % 2 == 1 ? "N-\(number),Named,1\n" : "N-\(number),,1\n"
+        }
+        let file = try temporaryFile("mixed.csv", text)
+        let store = CommandStore.sqlite()
+        defer { store.remove() }
+        let result = try runCommand(["import", "--db", store.location, file])
+        XCTAssertEqual(result.status, 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 51, result.stderr)
+        let numbers = lines.prefix(50).compactMap { Int($0.dropFirst(file.count + 1).prefix { $0 != ":" }) }
+        XCTAssertEqual(numbers, Array(2...51), "lines 2 to 51, both kinds, in order")
+        XCTAssertEqual(lines.last, "\(file): … and 70 more errors")
     }
 
     func test_dryRun_printsTheSummary_andWritesNothing() throws {

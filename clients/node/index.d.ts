@@ -267,6 +267,7 @@ export const ErrorCode: Readonly<{
   Interrupted: 1007;
   StorageError: 1008;
   InventoryUnavailable: 1009;
+  StoreBusy: 1010;
 }>;
 
 export interface ErrorContext {
@@ -334,6 +335,11 @@ export class InventoryUnavailableError extends ShopError {
   readonly detail: string | undefined;
   /** The service's HTTP status when it answered at all. */
   readonly status: number | undefined;
+}
+
+/** 1010: another writer (an import) held the store too long; nothing changed, retry shortly. */
+export class StoreBusyError extends ShopError {
+  readonly detail: string | undefined;
 }
 
 /** The server exited, crashed or closed its output, or the client was closed. */

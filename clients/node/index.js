@@ -23,5 +23,6 @@ export {
   CartEmptyError,
   IdempotencyConflictError,
   InventoryUnavailableError,
+  StoreBusyError,
   ConnectionLostError,
 } from './lib/errors.js';

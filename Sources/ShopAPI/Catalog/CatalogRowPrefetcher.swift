@@ -10,7 +10,7 @@ import Dispatch
 /// Ownership: `run` moves the caller's source to the reading thread and back into the caller's
 /// variable before it returns normally; the store sees a `Prefetched` source that takes rows from
 /// the queue and keeps the errors the store reports, which `run` then hands to the real source
-/// (after the file's own, so the file's errors come first in its report). If the store throws,
+/// once it has read everything. If the store throws,
 /// reading stops at the next batch and `run` rethrows without waiting for the reading thread
 /// (which may be blocked in a read of stdin); the caller's source is then not given back.
 ///
