@@ -8,6 +8,10 @@
 /// `--replace`'s archiving). So the rules are written once, in Swift, and a million rows cost a
 /// few thousand round trips.
 ///
+/// New words reach the GIN index through its pending list (fast to append to, but read in full by
+/// every search and costed so by the planner, which then scans the table instead), so the import
+/// moves them into the index itself before it commits (`gin_clean_pending_list`).
+///
 /// Imports take a transaction-scoped advisory lock, so two never interleave. Servers on the
 /// database keep reading the catalog as committed (MVCC) until the COMMIT, then see all of the
 /// new one; a write of theirs that needs a row the import changed (an order taking stock) waits
@@ -253,6 +257,7 @@ struct PostgreSQLCatalogImport {
                 INSERT INTO stock (sku, available) SELECT sku, stock FROM import_rows WHERE stock IS NOT NULL
                     ON CONFLICT (sku) DO UPDATE SET available = excluded.available;
                 INSERT INTO search_vocabulary (word) SELECT DISTINCT word FROM import_words ON CONFLICT DO NOTHING;
+                SELECT gin_clean_pending_list('products_words');
                 """)
         }
     }
