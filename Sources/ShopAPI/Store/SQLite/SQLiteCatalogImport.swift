@@ -36,6 +36,7 @@ struct SQLiteCatalogImport {
             let commit = !options.dryRun && !source.hasErrors
             if commit {
                 try connection.execute("COMMIT")
+                emptyTheWAL()
             } else {
                 connection.rollbackIfInTransaction()
             }
@@ -44,6 +45,16 @@ struct SQLiteCatalogImport {
             connection.rollbackIfInTransaction()
             throw error
         }
+    }
+
+    /// Copies the import's pages from the WAL into the database file and empties the WAL, waiting
+    /// (at most the busy timeout) for servers' reads of older snapshots to end. Otherwise the WAL
+    /// stays as big as the whole change: every read then looks its pages up in a large WAL index,
+    /// and every process that opens the store alone first reads the whole WAL to rebuild that
+    /// index (servers end without the checkpoint a last close would do). Best effort: if readers
+    /// keep older snapshots longer, the next checkpoint finishes the work.
+    private func emptyTheWAL() {
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// One import's state and statements, inside its transaction.
@@ -132,7 +143,7 @@ struct SQLiteCatalogImport {
                 try vocabulary.add(words) { try writes.addWords($0) }
             case let .update(product, stock):
                 guard let existing else { return }
-                try writes.update(product)
+                try writes.update(product, from: existing)
                 if let stock { try writes.setStock(sku: product.sku, stock) }
                 let old = existing.product
                 let words = SearchText.productWords(name: product.name, category: product.category)
@@ -173,10 +184,12 @@ struct SQLiteCatalogImport {
     }
 
     /// The import's writes, each a statement prepared once.
-    private struct Writes {
+    private final class Writes {
+        let connection: SQLiteConnection
         let searchMode: SQLiteSearchMode
         let insertProduct: SQLiteStatement
-        let updateProduct: SQLiteStatement
+        /// UPDATEs of products by the columns they set (`update(_:from:)`), prepared when first needed.
+        var updateProducts: [Int: SQLiteStatement] = [:]
         let setStockLevel: SQLiteStatement
         let archiveProduct: SQLiteStatement
         let addWord: SQLiteStatement
@@ -184,11 +197,10 @@ struct SQLiteCatalogImport {
         let unindexWords: SQLiteStatement?
 
         init(connection: SQLiteConnection, searchMode: SQLiteSearchMode) throws {
+            self.connection = connection
             self.searchMode = searchMode
             insertProduct = try connection.prepare(
                 "INSERT INTO products (sku, name, description, category, price_cents, currency, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
-            updateProduct = try connection.prepare(
-                "UPDATE products SET name = ?2, description = ?3, category = ?4, price_cents = ?5, archived = 0 WHERE sku = ?1")
             setStockLevel = try connection.prepare(
                 "INSERT INTO stock (sku, available) VALUES (?1, ?2) ON CONFLICT (sku) DO UPDATE SET available = excluded.available")
             archiveProduct = try connection.prepare("UPDATE products SET archived = 1 WHERE sku = ?1")
@@ -214,13 +226,29 @@ struct SQLiteCatalogImport {
             try setStock(sku: product.sku, stock)
         }
 
-        func update(_ product: Product) throws {
-            try updateProduct.bind(product.sku, at: 1)
-            try updateProduct.bind(product.name, at: 2)
-            try updateProduct.bind(product.description, at: 3)
-            try updateProduct.bind(product.category, at: 4)
-            try updateProduct.bind(product.priceCents, at: 5)
-            try updateProduct.runToEnd()
+        /// Sets the columns that differ from `stored` (and brings it back from the archive), and
+        /// only those: an UPDATE that names a column rewrites every index holding it, changed or not.
+        func update(_ product: Product, from stored: StoredProduct) throws {
+            let old = stored.product
+            let changes = [old.name != product.name, old.description != product.description, old.category != product.category,
+                           old.priceCents != product.priceCents, stored.archived]
+            let mask = changes.enumerated().reduce(0) { $1.element ? $0 | 1 << $1.offset : $0 }
+            guard mask != 0 else { return }
+            let statement: SQLiteStatement
+            if let prepared = updateProducts[mask] {
+                statement = prepared
+            } else {
+                let assignments = ["name = ?2", "description = ?3", "category = ?4", "price_cents = ?5", "archived = 0"]
+                    .enumerated().filter { changes[$0.offset] }.map(\.element)
+                statement = try connection.prepare("UPDATE products SET \(assignments.joined(separator: ", ")) WHERE sku = ?1")
+                updateProducts[mask] = statement
+            }
+            try statement.bind(product.sku, at: 1)
+            if changes[0] { try statement.bind(product.name, at: 2) }
+            if changes[1] { try statement.bind(product.description, at: 3) }
+            if changes[2] { try statement.bind(product.category, at: 4) }
+            if changes[3] { try statement.bind(product.priceCents, at: 5) }
+            try statement.runToEnd()
         }
 
         func setStock(sku: String, _ stock: Int) throws {

@@ -104,8 +104,8 @@ enum SQLiteSchema {
     // MARK: - Version 3: catalog files (shop-rpc import and export)
 
     /// Products get their place in catalog order (`seq`, what search results are ordered by: the
-    /// existing ones in SKU order) and can be archived (`--replace`); listings read the products
-    /// in the catalog through partial indexes, so archived ones cost them nothing. Search moves to
+    /// existing ones in SKU order) and can be archived (`--replace`); listings by category read
+    /// the products in the catalog through a partial index, so archived ones cost them nothing. Search moves to
     /// `product_words` (`SQLiteSearchIndex`, created after the migrations) over the words of
     /// `search_vocabulary`, which this fills from the products there are.
     private static func catalogFiles(_ connection: SQLiteConnection) throws {
@@ -117,7 +117,6 @@ enum SQLiteSchema {
                 WHERE products.sku = ordered.sku;
             CREATE UNIQUE INDEX products_by_seq ON products (seq);
             DROP INDEX products_by_category;
-            CREATE INDEX products_live ON products (sku) WHERE archived = 0;
             CREATE INDEX products_live_by_category ON products (category, sku) WHERE archived = 0;
             CREATE TABLE search_vocabulary (word TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
             DROP TABLE IF EXISTS product_search;

@@ -182,7 +182,7 @@ final class SQLiteShopStore: ShopStore {
         try onExportSnapshot { connection in
             try connection.forEachRow(
                 """
-                SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p INDEXED BY products_live
+                SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p
                 LEFT JOIN stock s ON s.sku = p.sku WHERE p.archived = 0 ORDER BY p.sku
                 """, []
             ) { row in try body(ShopRows.product(row), row.int(6)) }

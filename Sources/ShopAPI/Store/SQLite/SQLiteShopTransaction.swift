@@ -13,8 +13,9 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
 
     // MARK: - Products and stock
 
-    /// Through the partial indexes of the products in the catalog (`archived = 0`), so archived
-    /// products cost a listing nothing (SQLite would otherwise walk the primary key and skip them).
+    /// By category through the partial index of the products in the catalog (`archived = 0`);
+    /// all of them along the primary key, skipping archived rows (an index of its own would cost
+    /// every import a B-tree insert per product).
     func products(afterSku: String?, category: String?, limit: Int) throws -> [Product] {
         if let category {
             return try query(
@@ -26,7 +27,7 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
             )
         }
         return try query(
-            "SELECT \(ShopRows.productColumns) FROM products p INDEXED BY products_live WHERE p.archived = 0 AND p.sku > ?1 ORDER BY p.sku LIMIT ?2",
+            "SELECT \(ShopRows.productColumns) FROM products p WHERE p.archived = 0 AND p.sku > ?1 ORDER BY p.sku LIMIT ?2",
             [afterSku ?? "", limit], row: ShopRows.product
         )
     }
