@@ -51,8 +51,12 @@ final class SearchStoreEqualityTests: XCTestCase {
             try ShopService.open(path: ":memory:", creation: .empty),
             ShopService(store: try SQLiteShopStore.open(path: ":memory:", creation: .empty, allowFullTextSearch: false)),
             try ShopService.open(path: postgres.uri, creation: .empty),
+            // The same database, each search taking all three of its steps (see searchProducts).
+            ShopService(store: try PostgreSQLShopStore.open(
+                uri: postgres.uri, poolSize: 1, creation: .empty,
+                searchLimits: PostgreSQLSearchLimits(rowWordChecks: 10, minimumRowsToCheck: 5, matchesToFetch: 3))),
         ]
-        for service in services {
+        for service in services.prefix(3) {
             let (outcome, errors) = try service.importRows(rows)
             XCTAssertEqual(errors, [])
             XCTAssertTrue(outcome.committed)
@@ -62,6 +66,7 @@ final class SearchStoreEqualityTests: XCTestCase {
             let answers = try services.map { try $0.searchCatalog(query: query, limit: limit, interruption: nil).items.map(\.sku) }
             XCTAssertEqual(answers[1], answers[0], "SQLite without FTS5, \(query.debugDescription) limit \(limit)")
             XCTAssertEqual(answers[2], answers[0], "PostgreSQL, \(query.debugDescription) limit \(limit)")
+            XCTAssertEqual(answers[3], answers[0], "PostgreSQL in three steps, \(query.debugDescription) limit \(limit)")
             if !answers[0].isEmpty { nonEmpty += 1 }
         }
         XCTAssertGreaterThan(nonEmpty, 100, "most queries find something (words cut to one or two characters often do not)")

@@ -73,8 +73,12 @@ final class PostgreSQLShopStore: ShopStore {
     /// The retries so far; thread-safe.
     var conflictRetries: ConflictRetries { retries.withLock { $0 } }
 
-    private init(pool: PostgreSQLConnectionPool) {
+    /// How a search bounds its steps (`PostgreSQLShopTransaction.searchProducts`).
+    let searchLimits: PostgreSQLSearchLimits
+
+    private init(pool: PostgreSQLConnectionPool, searchLimits: PostgreSQLSearchLimits) {
         self.pool = pool
+        self.searchLimits = searchLimits
     }
 
     // MARK: - Opening
@@ -85,14 +89,16 @@ final class PostgreSQLShopStore: ShopStore {
     ///
     /// - Throws: `.storage` with libpq's message when the server cannot be reached (after the
     ///   connect timeout), the database or role does not exist, or migrating fails.
-    static func open(uri: String, poolSize: Int, creation: StoreCreation = .demoCatalog) throws(ShopError) -> PostgreSQLShopStore {
+    static func open(
+        uri: String, poolSize: Int, creation: StoreCreation = .demoCatalog, searchLimits: PostgreSQLSearchLimits = PostgreSQLSearchLimits()
+    ) throws(ShopError) -> PostgreSQLShopStore {
         do {
             let first = try PostgreSQLConnection(uri: uri)
             try PostgreSQLSchema.migrate(first, creation: creation)
             let pool = PostgreSQLConnectionPool(capacity: max(1, poolSize), connections: [first], backoff: .postgres) {
                 try PostgreSQLConnection(uri: uri)
             }
-            return PostgreSQLShopStore(pool: pool)
+            return PostgreSQLShopStore(pool: pool, searchLimits: searchLimits)
         } catch {
             throw ShopError(postgresError: error, interruption: nil)
         }
@@ -104,7 +110,7 @@ final class PostgreSQLShopStore: ShopStore {
         do {
             if interruption?.isInterrupted == true { throw ShopError.interrupted }
             return try inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", interruption: interruption) { connection in
-                try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
+                try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption, searchLimits: searchLimits))
             }
         } catch {
             throw ShopError(postgresError: error, interruption: interruption)
@@ -119,7 +125,7 @@ final class PostgreSQLShopStore: ShopStore {
     ) {
         onWriteQueue(interruption: interruption, callbackQueue: callbackQueue, completion: completion) { [self] in
             try inTransaction(Self.writeBegin, interruption: interruption) { connection in
-                try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
+                try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption, searchLimits: searchLimits))
             }
         }
     }

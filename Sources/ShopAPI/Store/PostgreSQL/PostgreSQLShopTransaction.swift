@@ -10,6 +10,7 @@
 struct PostgreSQLShopTransaction: ShopWriteTransaction {
     let connection: PostgreSQLConnection
     let interruption: (any ShopInterruption)?
+    var searchLimits = PostgreSQLSearchLimits()
 
 
     // MARK: - Products and stock
@@ -31,16 +32,59 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         try query("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = $1 AND NOT p.archived", [sku], row: ShopRows.product).first
     }
 
-    /// Through the GIN index of `words` (`PostgreSQLSchema`, version 5) or the catalog-order index,
-    /// as the planner finds cheaper for these words: the statement is planned for each search, not
-    /// prepared once, since the best plan depends on how many products have its words (a rare word:
-    /// its few products from the index, then sorted; a common one: the catalog in order until the
-    /// first `limit` match).
+    /// A search in catalog order, in at most three steps, each bounded, so its cost does not hang
+    /// on the planner's guess of how many products have the words (for a word it has no
+    /// statistics of, it assumes a fixed share, and a prefix standing for 64 rare words looks
+    /// common to it):
+    ///
+    /// 1. the first products in catalog order (`seq`'s index), at most
+    ///    `searchLimits.rowsToCheck(words:)` of them (fewer the more words the query has: each row
+    ///    is checked against all of them): when the words are common, the first `limit` matches
+    ///    are among them;
+    /// 2. else the products the GIN index of `words` finds, at most `searchLimits.matchesToFetch`
+    ///    of them (`PostgreSQLSchema`, version 5): when they are all, the first `limit` in catalog
+    ///    order are the answer;
+    /// 3. else (many matches, but few among the first products) the catalog in order from where
+    ///    step 1 stopped, until `limit` match.
     func searchProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
-        try query(
+        let tsquery = PostgreSQLWords.tsquery(wordGroups: wordGroups)
+        let rowsToCheck = searchLimits.rowsToCheck(words: wordGroups.reduce(0) { $0 + $1.count })
+        let first = try query(
+            """
+            SELECT \(ShopRows.productColumns), p.seq FROM (
+                SELECT * FROM products WHERE NOT archived ORDER BY seq LIMIT $3
+            ) p WHERE p.words @@ $1::tsquery ORDER BY p.seq LIMIT $2
+            """,
+            [tsquery, limit, rowsToCheck], prepared: false
+        ) { row in (ShopRows.product(row), row.int64(6)) }
+        if first.count == limit { return first.map(\.0) }
+
+        try plannerSettings(["enable_seqscan": "off", "enable_indexscan": "off"])
+        let matches = try query(
+            "SELECT p.seq FROM products p WHERE NOT p.archived AND p.words @@ $1::tsquery LIMIT $2",
+            [tsquery, searchLimits.matchesToFetch + 1], prepared: false
+        ) { $0.int64(0) }
+        try plannerSettings(["enable_seqscan": "on", "enable_indexscan": "on"])
+        if matches.count <= searchLimits.matchesToFetch {
+            let seqs = matches.sorted().prefix(limit).map(String.init).joined(separator: ",")
+            return try query(
+                "SELECT \(ShopRows.productColumns) FROM products p WHERE p.seq = ANY($1::bigint[]) ORDER BY p.seq",
+                [PostgreSQLTextArray(raw: "{\(seqs)}")], row: ShopRows.product)
+        }
+
+        try plannerSettings(["enable_bitmapscan": "off"])
+        defer { try? plannerSettings(["enable_bitmapscan": "on"]) }
+        return try query(
             "SELECT \(ShopRows.productColumns) FROM products p WHERE NOT p.archived AND p.words @@ $1::tsquery ORDER BY p.seq LIMIT $2",
-            [PostgreSQLWords.tsquery(wordGroups: wordGroups), limit], prepared: false, row: ShopRows.product
+            [tsquery, limit], prepared: false, row: ShopRows.product
         )
+    }
+
+    /// Sets planner settings for the rest of the transaction (`set_config(…, true)`).
+    private func plannerSettings(_ settings: KeyValuePairs<String, String>) throws {
+        let calls = settings.enumerated().map { "set_config($\(2 * $0.offset + 1), $\(2 * $0.offset + 2), true)" }
+        let arguments: [any PostgreSQLValue] = settings.flatMap { [$0.key, $0.value] as [any PostgreSQLValue] }
+        _ = try query("SELECT \(calls.joined(separator: ", "))", arguments) { _ in () }
     }
 
     func indexedWords(beginningWith prefix: String, limit: Int) throws -> [String] {

@@ -7,6 +7,11 @@
 struct PostgreSQLTextArray: PostgreSQLValue, Sendable {
     let postgresText: String?
 
+    /// A literal as it is (elements that need no quoting, like integers).
+    init(raw literal: String) {
+        postgresText = literal
+    }
+
     init(_ elements: [String]) {
         var literal = "{"
         for (index, element) in elements.enumerated() {
