@@ -16,8 +16,9 @@ struct OrderPlacement: Sendable {
     let makeOrderId: @Sendable () -> String
     /// `created_at` of an order placed now.
     let now: @Sendable () -> Date
-    /// The store's currency, the order's.
-    let currency: String
+    /// The store's currency, the order's; nil when the service has not read it yet (the rules
+    /// then read it in the order's own transaction).
+    let currency: String?
 
     // MARK: - Rules
 
@@ -52,7 +53,7 @@ struct OrderPlacement: Sendable {
             cartId: cartId,
             lines: lines,
             totalCents: lines.totalCents,
-            currency: currency,
+            currency: try currency ?? transaction.catalogCurrency() ?? ShopCurrency.defaultCode,
             status: Order.placedStatus,
             createdAt: OrderStamp.timestamp(now())
         )

@@ -47,13 +47,10 @@ extension ShopService {
         callbackQueue: DispatchQueue = .global(),
         completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
     ) {
-        let currency: String
-        do {
-            currency = try self.currency(interruption: interruption)
-        } catch {
-            return Self.deliver(.failure(error), on: callbackQueue, to: completion)
-        }
-        let placement = OrderPlacement(cartId: cartId, idempotencyKey: idempotencyKey, makeOrderId: makeOrderId, now: now, currency: currency)
+        // The currency when known already; else the store reads it inside the write (a write never
+        // waits on the database before it is queued).
+        let placement = OrderPlacement(
+            cartId: cartId, idempotencyKey: idempotencyKey, makeOrderId: makeOrderId, now: now, currency: knownCurrencyCode)
         store.placeOrder(placement, interruption: interruption, callbackQueue: callbackQueue, completion: completion)
     }
 }

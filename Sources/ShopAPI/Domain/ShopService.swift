@@ -61,10 +61,9 @@ public final class ShopService: Sendable {
         return read
     }
 
-    /// `currency(in:)` in a read of its own, when it is not known yet.
-    func currency(interruption: (any ShopInterruption)?) throws(ShopError) -> String {
-        if let known = knownCurrency.withLock({ $0 }) { return known }
-        return try store.read(interruption: interruption) { try currency(in: $0) }
+    /// The store's currency if it was read before, else nil.
+    var knownCurrencyCode: String? {
+        knownCurrency.withLock { $0 }
     }
 
     // MARK: - Helpers for the rules

@@ -57,6 +57,11 @@ enum PostgreSQLOrderFunction {
             v_line BIGINT;
             v_short BIGINT;
         BEGIN
+            -- The store's currency when the caller does not know it yet: every product has it.
+            IF p_currency IS NULL THEN
+                SELECT p.currency INTO p_currency FROM products p LIMIT 1;
+                p_currency := coalesce(p_currency, 'USD');
+            END IF;
             PERFORM \(PostgreSQLCartLock.call("p_cart_id"));
             SELECT o.seq, o.cart_id INTO v_seq, v_cart FROM orders o WHERE o.idempotency_key = p_key;
             IF NOT FOUND THEN
