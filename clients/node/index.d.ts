@@ -206,7 +206,7 @@ export class ShopClient extends RPCClient {
   catalogList(query?: { cursor?: string; limit?: number; category?: string }, options?: CallOptions): Promise<Page<Product>>;
   /** Rejects with `NotFoundError` for an unknown sku. */
   catalogGet(sku: string, options?: CallOptions): Promise<Product>;
-  /** Every word must match name, description or category as a prefix, case-insensitively. */
+  /** Products whose name and category have every word of `query` (words of 3+ letters also as prefixes), in catalog order. */
   catalogSearch(query: string, page?: { limit?: number }, options?: CallOptions): Promise<{ items: Product[] }>;
 
   /** Levels in request order, 1…100 skus; server deadline 5 s. */
