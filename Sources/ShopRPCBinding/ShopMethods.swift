@@ -3,9 +3,10 @@ import RPCServer
 import ShopAPI
 
 /// The one place where the shop meets the engine: every shop operation as a `MethodSpec` with its
-/// params (validated into -32602 errors that name the field), its deadline, its schemas for
-/// `rpc.discover`, and the mapping of `ShopError` to JSON-RPC errors. The domain does not import
-/// the engine; only this file does.
+/// params (validated into -32602 errors that name the field), its deadline, its scope
+/// (`ShopScope`: a read changes nothing and is hinted read-only to MCP hosts; a write is in
+/// `write`), its schemas for `rpc.discover`, and the mapping of `ShopError` to JSON-RPC errors.
+/// The domain does not import the engine; only this target does.
 public enum ShopMethods {
     /// `inventory.check`'s deadline and the exact message users see when it passes.
     public static let inventoryDeadlineMs = 5_000
@@ -82,9 +83,12 @@ public enum ShopMethods {
             }
             source.checkInventory(skus: params.skus, deadline: context.deadline, interruption: context.cancellation) { result in completion(result.mapError { $0 }) }
         }
+        .hinting(.readOnly)
+        .scoped(ShopScope.read.rawValue)
     }
 
     /// A synchronous store read, started on one of the read lanes; the call's token interrupts it.
+    /// In the read scope.
     private static func read<Params: ValidatedParams, Output: Encodable & Sendable>(
         _ name: String, _ type: Params.Type, lanes: ReadLanes, deadlineMs: Int = defaultDeadlineMs, deadlineMessage: String? = nil,
         summary: String, params: JSONValue, result: JSONValue,
@@ -99,9 +103,11 @@ public enum ShopMethods {
         }
         .startingOn(lanes.run)
         .hinting(.readOnly)
+        .scoped(ShopScope.read.rawValue)
     }
 
-    /// A store write, handed to the service's grouping writer; its completion ends the call.
+    /// A store write, handed to the service's grouping writer; its completion ends the call. In
+    /// the write scope.
     private static func write<Params: ValidatedParams, Output: Encodable & Sendable>(
         _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
         _ body: @escaping @Sendable (Params, any ShopInterruption, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
@@ -116,5 +122,6 @@ public enum ShopMethods {
             body(params, ShopCallInterruption(context)) { result in completion(result.mapError { $0 }) }
         }
         .hinting(hints)
+        .scoped(ShopScope.write.rawValue)
     }
 }

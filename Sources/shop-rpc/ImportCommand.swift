@@ -52,7 +52,7 @@ enum ImportCommand {
         } catch {
             exitWithMessage("\(error)\n\(usage)", status: 2)
         }
-        let options = CatalogImportOptions(replace: ShopFlags.replace.value(in: parsed.options), dryRun: ShopFlags.dryRun.value(in: parsed.options))
+        let options = CatalogImportOptions(replace: ShopFlags.replace.isSet(in: parsed.options), dryRun: ShopFlags.dryRun.isSet(in: parsed.options))
 
         let file = openFile(path)
         let service = openStore(ShopFlags.database.value(in: parsed.options), dryRun: options.dryRun)

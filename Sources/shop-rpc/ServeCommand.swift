@@ -16,7 +16,7 @@ enum ServeCommand {
     static let synopsis = "shop-rpc [serve] [options]"
 
     static func run(_ arguments: [String]) -> Never {
-        let options: ServerOptions
+        var options: ServerOptions
         do {
             options = try ServerOptions.parse(arguments, applicationOptions: ShopFlags.applicationOptions)
         } catch {
@@ -31,6 +31,8 @@ enum ServeCommand {
             exit(0)
         }
         // Checked before the store is opened, so a bad flag never creates or migrates a store.
+        let scopes = ShopFlags.allowedScopes(in: options)
+        options.engine.allowedScopes = Set(scopes.map(\.rawValue))
         let inventory = inventorySource(options)
         let service = openStore(options)
 
@@ -40,7 +42,7 @@ enum ServeCommand {
             registry.addStatsSection("inventory") { inventory.stats.json }
         }
         do {
-            let reason = try StdioServer.run(registry: registry, options: options, identity: identity)
+            let reason = try StdioServer.run(registry: registry, options: options, identity: identity(serving: scopes))
             let stats = service.stats
             Log.info("store: \(stats.transactions) write transactions for \(stats.operations) write operations")
             // _exit after a flush, not exit(): a handler past its deadline may still run on another thread.
@@ -89,13 +91,21 @@ enum ServeCommand {
             postgresPoolSize: ShopFlags.poolSize.value(in: options))
     }
 
-    /// Who this server says it is, in `rpc.discover` and to MCP hosts.
-    private static let identity = ServerIdentity(name: "shop-rpc", title: "Shop RPC", version: version, instructions: """
-        A small shop: browse the catalog, check live inventory, fill a cart, place orders. Money is in \
-        integer cents (priceCents, totalCents). Add items with cart_add and wait for its result before \
-        orders_place. orders_place is idempotent per idempotencyKey: on a retry (after a timeout or an \
-        error) reuse the same key, never a new one, or the order may be placed twice. Every tool has a \
-        deadline; inventory_check gives up after 5 s when the inventory service is slow: say so and \
-        offer to try again later.
-        """)
+    /// Who this server says it is, in `rpc.discover` and to MCP hosts; the advice to hosts names
+    /// only tools that `scopes` serve.
+    private static func identity(serving scopes: Set<ShopScope>) -> ServerIdentity {
+        var instructions = "A small shop: browse the catalog and check live inventory"
+        if scopes.contains(.write) {
+            instructions += """
+                , fill a cart, place orders. Money is in integer cents (priceCents, totalCents). Add items \
+                with cart_add and wait for its result before orders_place. orders_place is idempotent per \
+                idempotencyKey: on a retry (after a timeout or an error) reuse the same key, never a new one, \
+                or the order may be placed twice.
+                """
+        } else {
+            instructions += ", and look at carts and orders; this server changes nothing. Money is in integer cents (priceCents, totalCents)."
+        }
+        instructions += " Every tool has a deadline; inventory_check gives up after 5 s when the inventory service is slow: say so and offer to try again later."
+        return ServerIdentity(name: "shop-rpc", title: "Shop RPC", version: version, instructions: instructions)
+    }
 }

@@ -1,5 +1,6 @@
 import RPCServer
 import ShopAPI
+import ShopRPCBinding
 
 /// One of shop-rpc's own flags (the engine's own are `ServerOptions`'). Each is declared once, in
 /// `ShopFlags`: its spelling, its help, and the default the code really uses, which the help
@@ -79,6 +80,34 @@ struct ChoiceFlag<Value: Sendable>: ShopFlag {
     }
 }
 
+/// A flag whose value is a comma-separated list of names from `choices` (at least one),
+/// `defaultValue` when absent. `itemName` says what a name is, in messages ("scope").
+struct ListFlag: ShopFlag {
+    let option: ServerOptions.ApplicationOption
+    let itemName: String
+    let choices: [String]
+    let defaultValue: [String]
+    let needsInventoryURL = false
+
+    init(_ flag: String, valueName: String, help: String, itemName: String, choices: [String], defaultValue: [String]) {
+        option = .init(flag: flag, valueName: valueName, help: "\(help) (comma-separated; default \(defaultValue.joined(separator: ",")))")
+        self.itemName = itemName
+        self.choices = choices
+        self.defaultValue = defaultValue
+    }
+
+    /// The names given, or the default; an empty name, or one not among `choices`, prints why
+    /// and exits 2.
+    func value(in options: ServerOptions) -> [String] {
+        guard let text = options.applicationValues[flag] else { return defaultValue }
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if let unknown = names.first(where: { !choices.contains($0) }) {
+            exitWithMessage("\(flag): unknown \(itemName) '\(unknown)'; the \(itemName)s are \(choices.joined(separator: ", "))", status: 2)
+        }
+        return names
+    }
+}
+
 /// A flag whose value is one of a few names, each meaning a `Value`, with no default value: when
 /// it is absent the command decides (`defaultMeaning` says how, in the help).
 struct OptionalChoiceFlag<Value: Sendable>: ShopFlag {
@@ -107,10 +136,11 @@ struct SwitchFlag: ShopFlag {
     let needsInventoryURL = false
 
     init(_ flag: String, help: String) {
-        option = .init(flag: flag, valueName: "", help: help)
+        option = .init(flag: flag, help: help)
     }
 
-    func value(in options: ServerOptions) -> Bool {
+    /// Whether the flag was given.
+    func isSet(in options: ServerOptions) -> Bool {
         options.applicationValues[flag] != nil
     }
 }
@@ -123,6 +153,12 @@ enum ShopFlags {
         help: "the store: a SQLite file (default: $XDG_DATA_HOME/shop-rpc/shop.sqlite; ':memory:' for a throw-away one) or a postgres:// URI")
     static let poolSize = IntegerFlag(
         "--db-pool", help: "PostgreSQL connections per process", range: 1...256, defaultValue: ShopService.defaultPostgresPoolSize)
+    static let allow = ListFlag(
+        "--allow", valueName: "SCOPES",
+        help: "the scopes of the methods served: read (catalog, inventory, carts and orders looked at), write (carts changed, orders placed), admin (the operator's)",
+        itemName: "scope", choices: ShopScope.allCases.map(\.rawValue), defaultValue: ShopScope.defaultAllowed.map(\.rawValue))
+    static let readOnly = SwitchFlag(
+        "--read-only", help: "serve the read scope only: the same as --allow read, and it wins over --allow")
     static let inventoryURL = TextFlag(
         "--inventory-url", valueName: "URL",
         help: "ask this http(s) inventory service for live stock in inventory.check (GET URL/stock?sku=…)")
@@ -163,9 +199,16 @@ enum ShopFlags {
     static let exportFlags: [any ShopFlag] = [database, format, since]
 
     static let all: [any ShopFlag] = [
-        database, poolSize, inventoryURL, inventoryMaxConcurrent, inventoryCircuitFailures, inventoryCircuitCoolDown,
+        database, poolSize, allow, readOnly, inventoryURL, inventoryMaxConcurrent, inventoryCircuitFailures, inventoryCircuitCoolDown,
         inventoryStale, inventoryLimit, inventoryCoalesce,
     ]
 
     static var applicationOptions: [ServerOptions.ApplicationOption] { all.map(\.option) }
+
+    /// The scopes to serve: `--read-only` wins over `--allow`, whose names are checked either way
+    /// (an unknown one prints why and exits 2).
+    static func allowedScopes(in options: ServerOptions) -> Set<ShopScope> {
+        let allowed = Set(allow.value(in: options).compactMap(ShopScope.init(rawValue:)))
+        return readOnly.isSet(in: options) ? [.read] : allowed
+    }
 }

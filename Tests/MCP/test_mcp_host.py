@@ -87,6 +87,32 @@ def test_listTools_oneToolPerMethod_withSchemasAnnotationsAndDeadlines():
     run(test)
 
 
+def test_readOnly_listsOnlyTheReadTools_andACallOfAWriteIsAnErrorResultThatChangesNothing():
+    """A read-only agent (`--read-only`): the host sees only read tools, each hinted read-only;
+    calling a write tool anyway is an error result naming the scope it needs, and the cart is
+    untouched."""
+    async def test():
+        holder = session_with("--read-only")
+        async with holder as session:
+            tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+            assert set(tools) == {"catalog_list", "catalog_get", "catalog_search", "inventory_check", "cart_get",
+                                  "orders_get", "orders_list"}
+            assert all(tool.annotations.read_only_hint is True for tool in tools.values())
+            assert all(tool.meta["scope"] == "read" for tool in tools.values())
+            refused = await session.call_tool("cart_add", {"cartId": "r", "sku": "SKU-0002", "quantity": 1})
+            assert refused.is_error
+            assert refused.structured_content["error"]["code"] == -32601
+            assert refused.structured_content["error"]["data"] == {"type": "MethodNotAllowed", "method": "cart.add", "scope": "write"}
+            placed = await session.call_tool("orders_place", {"cartId": "r", "idempotencyKey": "k"})
+            assert placed.is_error and placed.structured_content["error"]["data"]["scope"] == "write"
+            cart = await session.call_tool("cart_get", {"cartId": "r"})
+            assert not cart.is_error and cart.structured_content["lines"] == []
+            assert (await session.call_tool("orders_list", {"cartId": "r"})).structured_content["items"] == []
+        assert "orders_place" not in holder.init.instructions
+
+    run(test)
+
+
 # MARK: - Every tool
 
 

@@ -11,8 +11,9 @@ final class DeadlineSchedulerTests: XCTestCase {
         let fired = Locked<[UInt64]>([])
         let onFire: @Sendable () -> Void
 
-        init(inMilliseconds ms: Int, onFire: @escaping @Sendable () -> Void = {}) {
-            deadlineNanos = DispatchTime.now().uptimeNanoseconds + UInt64(ms) * 1_000_000
+        /// A deadline `ms` after `base` (default: now).
+        init(inMilliseconds ms: Int, after base: UInt64 = DispatchTime.now().uptimeNanoseconds, onFire: @escaping @Sendable () -> Void = {}) {
+            deadlineNanos = base + UInt64(ms) * 1_000_000
             self.onFire = onFire
         }
 
@@ -30,9 +31,11 @@ final class DeadlineSchedulerTests: XCTestCase {
         let order = Locked<[Int]>([])
         let done = expectation(description: "all fired")
         done.expectedFulfillmentCount = 50
-        // Added out of order: later deadlines first.
+        // Added out of order: later deadlines first. One base time: a box made a few ms after
+        // the previous one (the test thread preempted) still has the deadline its index says.
+        let base = DispatchTime.now().uptimeNanoseconds
         let boxes = (0..<50).reversed().map { index in
-            Box(inMilliseconds: 20 + index * 2) {
+            Box(inMilliseconds: 20 + index * 2, after: base) {
                 order.withLock { $0.append(index) }
                 done.fulfill()
             }

@@ -166,11 +166,16 @@ final class EngineTests: XCTestCase {
         let log = HandlerLog()
         let engine = engine(log)
         let collector = ReplyCollector()
-        let batch = #"[{"jsonrpc":"2.0","id":1,"method":"wait","params":{"ms":300}},{"jsonrpc":"2.0","method":"echo","params":{}},{"jsonrpc":"2.0","id":2,"method":"wait","params":{"ms":1}},{"jsonrpc":"2.0","id":3,"method":"nope"},5,{"jsonrpc":"2.0","id":4,"method":"ping"}]"#
+        // Element 1 runs until cancelled, so element 2 starts while it runs, however slow the machine.
+        let batch = #"[{"jsonrpc":"2.0","id":1,"method":"wait","params":{"ms":600000}},{"jsonrpc":"2.0","method":"echo","params":{}},{"jsonrpc":"2.0","id":2,"method":"wait","params":{"ms":1}},{"jsonrpc":"2.0","id":3,"method":"nope"},5,{"jsonrpc":"2.0","id":4,"method":"ping"}]"#
         submit(engine, collector, Array(batch.utf8))
+        eventually { log.finished == 1 }  // element 2 is done; element 1 still waits
+        submit(engine, collector, JSONWriter.encode(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": 1]]))
         let reply = collector.wait(for: 1)[0]
         guard case .array(let elements) = reply else { return XCTFail("expected an array, got \(reply)") }
         XCTAssertEqual(elements.map { $0["id"] }, [1, 2, 3, .null, 4])
+        XCTAssertEqual(elements[0]["error"]?["code"], -32800, "element 1 was cancelled")
+        XCTAssertNotNil(elements[1]["result"])
         XCTAssertEqual(elements[2]["error"]?["code"], -32601)
         XCTAssertEqual(elements[3]["id"], .null)
         XCTAssertEqual(log.peakRunning, 2, "both waits ran at the same time")
@@ -228,7 +233,15 @@ final class EngineTests: XCTestCase {
         let log = HandlerLog()
         let engine = engine(log)
         let collector = ReplyCollector()
-        for id in 0..<12 { submit(engine, collector, request(id, "limited", ["ms": 20])) }
+        // Two calls that run until cancelled fill the limit, whatever the pace of the machine.
+        for id in 0..<2 { submit(engine, collector, request(id, "limited", ["ms": 600_000])) }
+        eventually { log.started == 2 }
+        for id in 2..<12 { submit(engine, collector, request(id, "limited", ["ms": 20])) }
+        engine.readerQueue.sync {}
+        XCTAssertEqual(log.started, 2, "the others wait while both slots are taken")
+        for id in 0..<2 {
+            submit(engine, collector, JSONWriter.encode(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": .int(Int64(id))]]))
+        }
         collector.wait(for: 12)
         XCTAssertEqual(log.peakRunning, 2)
         XCTAssertEqual(log.finished, 12)
@@ -237,7 +250,10 @@ final class EngineTests: XCTestCase {
     func test_progress_isSentWhileRunning_increasing_andNeverAfterTheReply() {
         let engine = engine(HandlerLog()) { $0.progressIntervalMs = 10 }
         let collector = ReplyCollector()
-        submit(engine, collector, request(1, "wait", ["ms": 200, "_meta": ["progressToken": "tok"]]))
+        // The call runs until cancelled, once three heartbeats are seen: none is left to chance.
+        submit(engine, collector, request(1, "wait", ["ms": 600_000, "_meta": ["progressToken": "tok"]]))
+        eventually { collector.all.count >= 3 }
+        submit(engine, collector, JSONWriter.encode(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": 1]]))
         eventually { collector.all.contains { $0["id"] == 1 } }
         usleep(50_000)  // a heartbeat firing now must not come after the reply
         collector.queue.sync {}

@@ -145,3 +145,73 @@ final class OutputWriterDirectWriteTests: XCTestCase {
         return String(rest.prefix { $0 != "\"" })
     }
 }
+
+/// `whenFlushed`: the connection's last step runs once every reply before it is written, also when
+/// a direct writer owns the output at that moment, which hands the output back without anyone
+/// waiting for it.
+final class OutputWriterWhenFlushedTests: XCTestCase {
+    private var output: TemporaryOutputFile!
+
+    override func setUp() {
+        output = TemporaryOutputFile(prefix: "flushed")
+    }
+
+    override func tearDown() {
+        output.remove()
+    }
+
+    /// Waits for `whenFlushed`'s action and returns the output as it was when the action ran.
+    private func textWhenFlushed(_ writer: OutputWriter) throws -> String {
+        let seen = Locked<String?>(nil)
+        let done = expectation(description: "flushed")
+        writer.whenFlushed { [output] in
+            dispatchPrecondition(condition: .onQueue(writer.queue))
+            seen.withLock { $0 = try? output!.text() }
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 30)
+        return try XCTUnwrap(seen.withLock { $0 })
+    }
+
+    func test_idleAndEmpty_runsAtOnce() throws {
+        let writer = output.makeWriter()
+        XCTAssertEqual(try textWhenFlushed(writer), "")
+    }
+
+    func test_whileADirectWriterOwnsTheOutput_runsAfterItsWriteAndWhatQueuedBehindIt() throws {
+        let writer = output.makeWriter()
+        let direct = try XCTUnwrap(writer.submitWritingIfIdle(Array(#"{"id":1}"#.utf8)))
+        writer.submit(Array(#"{"id":2}"#.utf8))
+        let seen = Locked<String?>(nil)
+        let done = expectation(description: "flushed")
+        writer.whenFlushed { [output] in
+            seen.withLock { $0 = try? output!.text() }
+            done.fulfill()
+        }
+        writer.queue.sync {}
+        XCTAssertNil(seen.withLock { $0 }, "not before the direct writer's write")
+        direct.perform()
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(seen.withLock { $0 }, "{\"id\":1}\n{\"id\":2}\n")
+        XCTAssertEqual(writer.backlogBytes, 0)
+    }
+
+    func test_repliesAnOpenBurstHolds_areWrittenFirst() throws {
+        let writer = output.makeWriter()
+        writer.beginReaderBurst()
+        writer.submit(Array(#"{"id":1}"#.utf8))
+        XCTAssertEqual(try textWhenFlushed(writer), "{\"id\":1}\n")
+        writer.endReaderBurst(writeIfIdle: true)
+        XCTAssertEqual(try output.text(), "{\"id\":1}\n", "written once")
+    }
+
+    func test_flushOnWriterQueue_whileADirectWriterOwnsTheOutput_returnsWithoutWriting() throws {
+        let writer = output.makeWriter()
+        let direct = try XCTUnwrap(writer.submitWritingIfIdle(Array(#"{"id":1}"#.utf8)))
+        writer.submit(Array(#"{"id":2}"#.utf8))
+        writer.queue.sync { writer.flushOnWriterQueue() }  // returns: nothing spins on the writer queue
+        XCTAssertEqual(try output.text(), "")
+        direct.perform()
+        XCTAssertEqual(try textWhenFlushed(writer), "{\"id\":1}\n{\"id\":2}\n")
+    }
+}

@@ -1,76 +1,67 @@
-import Synchronization
 import XCTest
 @testable import ShopAPI
 
-/// The inventory circuit breaker on a clock the test moves: opening after a run of failures,
+/// The inventory circuit breaker on times the test gives it: opening after a run of failures,
 /// refusing while open, one probe at a time when half-open, closing on the probe's success.
 final class InventoryCircuitBreakerTests: XCTestCase {
-    private final class Clock: Sendable {
-        private let nanoseconds = Mutex<UInt64>(1_000_000_000)
-        var now: UInt64 { nanoseconds.withLock { $0 } }
-        func advance(milliseconds: UInt64) { nanoseconds.withLock { $0 += milliseconds * 1_000_000 } }
-    }
+    private let ms: UInt64 = 1_000_000
+    private let start: UInt64 = 1_000_000_000
 
-    private func breaker(_ clock: Clock) -> InventoryCircuitBreaker {
-        InventoryCircuitBreaker(failureThreshold: 5, coolDownMilliseconds: 2_000) { clock.now }
+    private func breaker() -> InventoryCircuitBreaker {
+        InventoryCircuitBreaker(failureThreshold: 5, coolDownMilliseconds: 2_000)
     }
 
     func test_fiveFailuresInARow_open_andASuccessBetweenResetsTheRun() {
-        let clock = Clock()
-        let circuit = breaker(clock)
-        for _ in 0..<4 { circuit.record(.failure, probe: false) }
-        circuit.record(.success, probe: false)
-        for _ in 0..<4 { circuit.record(.failure, probe: false) }
-        XCTAssertEqual(circuit.admit(), .send(probe: false), "4 in a row after a success: still closed")
-        circuit.record(.failure, probe: false)
-        XCTAssertEqual(circuit.admit(), .refuse(retryAfterMs: 2_000))
-        XCTAssertEqual(circuit.snapshot.state, "open")
-        XCTAssertEqual(circuit.snapshot.timesOpened, 1)
-        clock.advance(milliseconds: 1_500)
-        XCTAssertEqual(circuit.admit(), .refuse(retryAfterMs: 500))
+        var circuit = breaker()
+        for _ in 0..<4 { circuit.record(.failure, probe: false, now: start) }
+        circuit.record(.success, probe: false, now: start)
+        for _ in 0..<4 { circuit.record(.failure, probe: false, now: start) }
+        XCTAssertEqual(circuit.admit(now: start), .send(probe: false), "4 in a row after a success: still closed")
+        circuit.record(.failure, probe: false, now: start)
+        XCTAssertEqual(circuit.admit(now: start), .refuse(retryAfterMs: 2_000))
+        XCTAssertEqual(circuit.stateName, "open")
+        XCTAssertEqual(circuit.timesOpened, 1)
+        XCTAssertEqual(circuit.admit(now: start + 1_500 * ms), .refuse(retryAfterMs: 500))
+        XCTAssertEqual(circuit.admit(now: start + 1_999 * ms + 1), .refuse(retryAfterMs: 1), "the wait is rounded up")
     }
 
     func test_afterTheCoolDown_oneProbeAtATime_itsSuccessCloses() {
-        let clock = Clock()
-        let circuit = breaker(clock)
-        for _ in 0..<5 { circuit.record(.failure, probe: false) }
-        clock.advance(milliseconds: 2_000)
-        XCTAssertEqual(circuit.admit(), .send(probe: true))
-        XCTAssertEqual(circuit.snapshot.state, "halfOpen")
-        XCTAssertEqual(circuit.admit(), .refuse(retryAfterMs: 2_000), "only one probe at a time")
-        circuit.record(.success, probe: true)
-        XCTAssertEqual(circuit.snapshot.state, "closed")
-        XCTAssertEqual(circuit.admit(), .send(probe: false))
+        var circuit = breaker()
+        for _ in 0..<5 { circuit.record(.failure, probe: false, now: start) }
+        let later = start + 2_000 * ms
+        XCTAssertEqual(circuit.admit(now: later), .send(probe: true))
+        XCTAssertEqual(circuit.stateName, "halfOpen")
+        XCTAssertEqual(circuit.admit(now: later), .refuse(retryAfterMs: 2_000), "only one probe at a time")
+        circuit.record(.success, probe: true, now: later)
+        XCTAssertEqual(circuit.stateName, "closed")
+        XCTAssertEqual(circuit.admit(now: later), .send(probe: false))
     }
 
     func test_aFailedProbe_opensForAnotherCoolDown_andAProbeWithoutVerdictLetsTheNextProbe() {
-        let clock = Clock()
-        let circuit = breaker(clock)
-        for _ in 0..<5 { circuit.record(.failure, probe: false) }
-        clock.advance(milliseconds: 2_000)
-        XCTAssertEqual(circuit.admit(), .send(probe: true))
-        circuit.record(.failure, probe: true)
-        XCTAssertEqual(circuit.admit(), .refuse(retryAfterMs: 2_000))
-        XCTAssertEqual(circuit.snapshot.timesOpened, 2)
-        clock.advance(milliseconds: 2_000)
-        XCTAssertEqual(circuit.admit(), .send(probe: true))
-        circuit.record(.none, probe: true)  // its client cancelled it
-        XCTAssertEqual(circuit.admit(), .send(probe: true), "the next check probes at once")
-        circuit.record(.success, probe: true)
-        XCTAssertEqual(circuit.snapshot.state, "closed")
+        var circuit = breaker()
+        for _ in 0..<5 { circuit.record(.failure, probe: false, now: start) }
+        var now = start + 2_000 * ms
+        XCTAssertEqual(circuit.admit(now: now), .send(probe: true))
+        circuit.record(.failure, probe: true, now: now)
+        XCTAssertEqual(circuit.admit(now: now), .refuse(retryAfterMs: 2_000))
+        XCTAssertEqual(circuit.timesOpened, 2)
+        now += 2_000 * ms
+        XCTAssertEqual(circuit.admit(now: now), .send(probe: true))
+        circuit.record(.none, probe: true, now: now)  // its client cancelled it
+        XCTAssertEqual(circuit.admit(now: now), .send(probe: true), "the next check probes at once")
+        circuit.record(.success, probe: true, now: now)
+        XCTAssertEqual(circuit.stateName, "closed")
     }
 
     func test_lateResults_aSuccessCloses_butAnOldFailureDoesNotReopenAHalfOpenCircuit() {
-        let clock = Clock()
-        let circuit = breaker(clock)
-        for _ in 0..<5 { circuit.record(.failure, probe: false) }
-        circuit.record(.failure, probe: false)
-        circuit.record(.success, probe: false)
-        XCTAssertEqual(circuit.snapshot.state, "closed", "a success closes it: the service answered")
-        for _ in 0..<5 { circuit.record(.failure, probe: false) }
-        clock.advance(milliseconds: 2_000)
-        XCTAssertEqual(circuit.admit(), .send(probe: true))
-        circuit.record(.failure, probe: false)  // an old request's failure, not the probe's
-        XCTAssertEqual(circuit.snapshot.state, "halfOpen")
+        var circuit = breaker()
+        for _ in 0..<5 { circuit.record(.failure, probe: false, now: start) }
+        circuit.record(.failure, probe: false, now: start)
+        circuit.record(.success, probe: false, now: start)
+        XCTAssertEqual(circuit.stateName, "closed", "a success closes it: the service answered")
+        for _ in 0..<5 { circuit.record(.failure, probe: false, now: start) }
+        XCTAssertEqual(circuit.admit(now: start + 2_000 * ms), .send(probe: true))
+        circuit.record(.failure, probe: false, now: start + 2_000 * ms)  // an old request's failure, not the probe's
+        XCTAssertEqual(circuit.stateName, "halfOpen")
     }
 }

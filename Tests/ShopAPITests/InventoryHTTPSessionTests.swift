@@ -7,24 +7,6 @@ import XCTest
 /// completion (on the client's own thread) stops without waiting for itself. Answers, bodies,
 /// redirects and deadlines are covered through the real binary in `InventoryServiceTests`.
 final class InventoryHTTPSessionTests: XCTestCase {
-    /// A loopback URL nothing listens on: a port bound and released again.
-    private func refusingURL() throws -> URL {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let port = try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress -> UInt16 in
-                guard bind(fd, socketAddress, length) == 0, getsockname(fd, socketAddress, &length) == 0 else { throw XCTSkip("no loopback") }
-                return UInt16(bigEndian: pointer.pointee.sin_port)
-            }
-        }
-        return try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/stock"))
-    }
-
     private final class Outcome: @unchecked Sendable {  // `value` is guarded by `lock`
         let lock = NSLock()
         var value: Result<InventoryHTTPSession.Answer, InventoryHTTPSession.Failure>?
@@ -49,7 +31,7 @@ final class InventoryHTTPSessionTests: XCTestCase {
 
     func test_refusedConnection_completesOnce_asRefused() throws {
         let session = try InventoryHTTPSession(maxConnections: 2, maxBodyBytes: 1024)
-        let result = outcome(of: { $0.resume() }, session: session, url: try refusingURL())
+        let result = outcome(of: { $0.resume() }, session: session, url: try refusingLoopbackURL())
         XCTAssertEqual(Self.failure(result), .refused)
     }
 
@@ -58,12 +40,12 @@ final class InventoryHTTPSessionTests: XCTestCase {
         let result = outcome(of: { request in
             request.cancel()
             request.resume()
-        }, session: session, url: try refusingURL())
+        }, session: session, url: try refusingLoopbackURL())
         XCTAssertEqual(Self.failure(result), .cancelled)
     }
 
     func test_sessionReleasedByItsLastRequest_onTheClientThread_stopsWithoutWaitingForItself() throws {
-        let url = try refusingURL()
+        let url = try refusingLoopbackURL()
         var session: InventoryHTTPSession? = try InventoryHTTPSession(maxConnections: 1, maxBodyBytes: 1024)
         let done = expectation(description: "completed")
         let request = session!.makeRequest(url) { _ in done.fulfill() }
@@ -74,16 +56,5 @@ final class InventoryHTTPSessionTests: XCTestCase {
         let next = try InventoryHTTPSession(maxConnections: 1, maxBodyBytes: 1024)
         let result = outcome(of: { $0.resume() }, session: next, url: url)
         XCTAssertEqual(Self.failure(result), .refused)
-    }
-}
-
-/// `X-Request-Timeout-Ms`: the whole milliseconds a check has left when its request starts.
-final class InventoryTimeoutHeaderTests: XCTestCase {
-    func test_timeoutHeader_isTheWholeMillisecondsLeft_zeroWhenPassed_absentWithoutADeadline() {
-        let now = DispatchTime(uptimeNanoseconds: 10_000_000_000)
-        XCTAssertEqual(InventoryHTTPSession.timeoutHeader(deadline: now + .nanoseconds(1_500_999_999), now: now), "X-Request-Timeout-Ms: 1500")
-        XCTAssertEqual(InventoryHTTPSession.timeoutHeader(deadline: now, now: now), "X-Request-Timeout-Ms: 0")
-        XCTAssertEqual(InventoryHTTPSession.timeoutHeader(deadline: now - .seconds(1), now: now), "X-Request-Timeout-Ms: 0")
-        XCTAssertNil(InventoryHTTPSession.timeoutHeader(deadline: .distantFuture, now: now))
     }
 }

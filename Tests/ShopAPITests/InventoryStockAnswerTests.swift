@@ -83,21 +83,3 @@ final class InventoryStockAnswerTests: XCTestCase {
         }
     }
 }
-
-/// When a queued check stops being worth sending.
-final class InventoryLatestStartTests: XCTestCase {
-    func test_latestStart_isTheMinimumUsefulTimeBeforeTheDeadline_orAQuarterOfAShortBudget() {
-        let now = DispatchTime(uptimeNanoseconds: 1_000_000_000)
-        let ms: UInt64 = 1_000_000
-        func latest(_ budgetMs: UInt64) -> UInt64 {
-            HTTPInventorySource.latestStart(deadline: DispatchTime(uptimeNanoseconds: now.uptimeNanoseconds + budgetMs * ms),
-                                            minimumUsefulMilliseconds: 100, now: now).uptimeNanoseconds - now.uptimeNanoseconds
-        }
-        XCTAssertEqual(latest(5000), 4900 * ms)
-        XCTAssertEqual(latest(1500), 1400 * ms)
-        XCTAssertEqual(latest(40), 30 * ms, "a 40 ms call can still be sent in its first 30 ms")
-        XCTAssertEqual(HTTPInventorySource.latestStart(deadline: .distantFuture, minimumUsefulMilliseconds: 100, now: now), .distantFuture)
-        let past = DispatchTime(uptimeNanoseconds: now.uptimeNanoseconds - 5 * ms)
-        XCTAssertEqual(HTTPInventorySource.latestStart(deadline: past, minimumUsefulMilliseconds: 100, now: now), past)
-    }
-}

@@ -294,6 +294,11 @@ export class RPCError extends Error {
 export class ParseError extends RPCError {}
 export class InvalidRequestError extends RPCError {}
 export class MethodNotFoundError extends RPCError {}
+/** The server's scopes (`--read-only`, `--allow`) exclude the method; it did nothing. */
+export class MethodNotAllowedError extends MethodNotFoundError {
+  /** The scope the method needs, e.g. `"write"`. */
+  readonly scope: string | undefined;
+}
 export class InvalidParamsError extends RPCError {
   readonly field: string | undefined;
 }

@@ -11,6 +11,7 @@ export {
   ParseError,
   InvalidRequestError,
   MethodNotFoundError,
+  MethodNotAllowedError,
   InvalidParamsError,
   InternalError,
   DeadlineExceededError,

@@ -48,13 +48,11 @@ final class Call: DeadlineExpirable {
         self.replyStyle = replyStyle
         self.owner = owner
         self.deadlines = deadlines
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = Uptime.nowNanos
         startNanos = start
         // Saturating: a deadline too far to represent is no deadline (the registry is not a peer,
         // but a library's caller may still pass Int.max).
-        let (span, spanOverflow) = UInt64(max(1, deadlineMs)).multipliedReportingOverflow(by: 1_000_000)
-        let (end, endOverflow) = start.addingReportingOverflow(span)
-        deadlineNanos = spanOverflow || endOverflow ? .max : end
+        deadlineNanos = Uptime.nanos(start, plusMilliseconds: deadlineMs)
         self.progress = progress.map {
             ProgressEmitter(token: $0.token, method: method, channel: $0.channel, startNanos: start,
                             deadlineMs: deadlineMs, intervalMs: $0.intervalMs, timerQueue: deadlines.queue)
@@ -68,7 +66,7 @@ final class Call: DeadlineExpirable {
 
     var deadline: DispatchTime { DispatchTime(uptimeNanoseconds: deadlineNanos) }
 
-    var elapsedMs: Int { Int((DispatchTime.now().uptimeNanoseconds - startNanos) / 1_000_000) }
+    var elapsedMs: Int { Uptime.millisecondsSince(startNanos) }
 
     /// Ends the call with `outcome` if nothing ended it before. Returns whether this call won.
     /// With `sendsReply` false the call ends without a reply (MCP: a request the client
@@ -98,7 +96,7 @@ final class Call: DeadlineExpirable {
     /// sent), and once the deadline has passed it is the deadline error, even when the handler saw
     /// the deadline (`context.deadline`) before the timer queue did.
     func fail(_ error: any Error) {
-        if error is CancellationError, DispatchTime.now().uptimeNanoseconds >= deadlineNanos {
+        if error is CancellationError, Uptime.nowNanos >= deadlineNanos {
             return deadlinePassed()
         }
         settle(.failure(Self.rpcError(for: error)))

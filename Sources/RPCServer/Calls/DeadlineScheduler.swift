@@ -79,7 +79,7 @@ final class DeadlineScheduler: Sendable {
 
     private func fireOnTimerQueue() {
         dispatchPrecondition(condition: .onQueue(queue))
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = Uptime.nowNanos
         let due = state.withLock { state -> [any DeadlineExpirable] in
             var due: [any DeadlineExpirable] = []
             while let first = state.heap.first, first.deadline <= now {

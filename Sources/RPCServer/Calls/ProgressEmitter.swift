@@ -29,7 +29,7 @@ final class ProgressEmitter: Sendable {
         heartbeat.schedule(deadline: .now() + .milliseconds(interval), repeating: .milliseconds(interval), leeway: .milliseconds(5))
         heartbeat.setEventHandler { [weak self] in
             guard let self else { return }
-            let elapsedMs = Double((DispatchTime.now().uptimeNanoseconds - startNanos) / 1_000_000)
+            let elapsedMs = Double(Uptime.millisecondsSince(startNanos))
             self.send(progress: elapsedMs, total: Double(deadlineMs), message: "\(method) running", fromHandler: false)
         }
         heartbeat.resume()

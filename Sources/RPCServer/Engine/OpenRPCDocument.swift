@@ -1,7 +1,8 @@
-/// Builds the `rpc.discover` result: an OpenRPC 1.3.2 document of every method, with its params
-/// schema, result schema and deadline (`x-deadlineMs`).
+/// Builds the `rpc.discover` result: an OpenRPC 1.3.2 document of the built-ins and every method
+/// served, with its params schema, result schema, deadline (`x-deadlineMs`) and scope (`x-scope`).
 enum OpenRPCDocument {
-    static func make(registry: MethodRegistry, title: String, version: String) -> JSONValue {
+    /// `served`: the methods the server serves, in registration order.
+    static func make(methods served: [MethodSpec], title: String, version: String) -> JSONValue {
         var methods: [JSONValue] = [
             describe(name: "ping", summary: "Liveness check; answered ahead of queued work.", params: .object([:]),
                      result: ["type": "object"], deadlineMs: nil),
@@ -9,10 +10,9 @@ enum OpenRPCDocument {
             describe(name: "rpc.stats", summary: "Per-method counts and latency since start, and the server's own sections (protocol.md, section 6.2).",
                      params: .object([:]), result: StatsReport.resultSchema, deadlineMs: nil),
         ]
-        for name in registry.names {
-            guard let spec = registry[name] else { continue }
+        for spec in served {
             methods.append(describe(name: spec.name, summary: spec.summary, params: spec.paramsSchema,
-                                    result: spec.resultSchema, deadlineMs: spec.deadlineMs))
+                                    result: spec.resultSchema, deadlineMs: spec.deadlineMs, scope: spec.scope))
         }
         return [
             "openrpc": "1.3.2",
@@ -22,7 +22,8 @@ enum OpenRPCDocument {
     }
 
     /// One method object; `params` is a JSON Schema of the params object, split into by-name descriptors.
-    private static func describe(name: String, summary: String, params: JSONValue, result: JSONValue, deadlineMs: Int?) -> JSONValue {
+    private static func describe(name: String, summary: String, params: JSONValue, result: JSONValue, deadlineMs: Int?,
+                                 scope: String? = nil) -> JSONValue {
         let required = Set(params["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         var descriptors: [JSONValue] = []
         for member in params["properties"]?.objectValue?.members ?? [] {
@@ -36,6 +37,7 @@ enum OpenRPCDocument {
             "result": ["name": .string("\(name).result"), "schema": result],
         ]
         if let deadlineMs { method.append("x-deadlineMs", .int(Int64(deadlineMs))) }
+        if let scope { method.append("x-scope", .string(scope)) }
         return .object(method)
     }
 }

@@ -1,20 +1,21 @@
-/// Every method of a registry as an MCP tool (`tools/list`), and the way back from a tool name to
-/// its method. Built once from the same `MethodSpec`s as `rpc.discover` (one source of truth for
-/// schemas and deadlines). Immutable; any thread.
+/// Every method served as an MCP tool (`tools/list`), and the way back from a tool name to its
+/// method. Built once from the same `MethodSpec`s as `rpc.discover` (one source of truth for
+/// schemas, deadlines and scopes). Immutable; any thread.
 struct MCPToolCatalog: Sendable {
-    /// The `tools/list` result: every tool, in registration order, on one page.
+    /// The `tools/list` result: every tool served, in registration order, on one page.
     let listResult: JSONValue
-    /// Tool name → method name.
+    /// Tool name → method name, for every registered method: a tool the server does not serve is
+    /// still known, so that calling it is refused as its method is (an error result), not unknown.
     private let methodByTool: [String: String]
 
-    init(registry: MethodRegistry) {
+    /// `methods`: every registered method, in registration order; `serves` says which are listed.
+    init(methods: [MethodSpec], serves: (MethodSpec) -> Bool) {
         var tools: [JSONValue] = []
         var methodByTool: [String: String] = [:]
-        for name in registry.names {
-            guard let spec = registry[name] else { continue }
+        for spec in methods {
             let toolName = Self.toolName(for: spec.name)
             methodByTool[toolName] = spec.name
-            tools.append(Self.describe(spec, as: toolName))
+            if serves(spec) { tools.append(Self.describe(spec, as: toolName)) }
         }
         listResult = ["tools": .array(tools)]
         self.methodByTool = methodByTool
@@ -36,6 +37,8 @@ struct MCPToolCatalog: Sendable {
         let hints = spec.hints
         var annotations: JSONObject = ["readOnlyHint": .bool(hints.readOnly), "idempotentHint": .bool(hints.idempotent)]
         if !hints.readOnly { annotations.append("destructiveHint", .bool(hints.destructive)) }
+        var meta: JSONObject = ["deadlineMs": .int(Int64(spec.deadlineMs)), "method": .string(spec.name)]
+        if let scope = spec.scope { meta.append("scope", .string(scope)) }
         return [
             "name": .string(toolName),
             "title": .string(spec.name),
@@ -43,7 +46,7 @@ struct MCPToolCatalog: Sendable {
             "inputSchema": objectSchema(spec.paramsSchema),
             "outputSchema": objectSchema(spec.resultSchema),
             "annotations": .object(annotations),
-            "_meta": ["deadlineMs": .int(Int64(spec.deadlineMs)), "method": .string(spec.name)],
+            "_meta": .object(meta),
         ]
     }
 

@@ -29,6 +29,10 @@ public struct MethodSpec: Sendable {
     public var summary: String
     /// What the method does to the world, for hosts that list methods as tools (MCP).
     public var hints = MethodHints()
+    /// Who may call it: a server whose `EngineConfiguration.allowedScopes` does not include this
+    /// scope does not serve the method (see `scoped(_:)`). Nil: the method has no scope, and is
+    /// served only when the server restricts nothing (`allowedScopes` nil).
+    public var scope: String?
     public var paramsSchema: JSONValue
     public var resultSchema: JSONValue
     /// Where the handler starts: nil means the engine's concurrent work queue. A method whose work
@@ -58,6 +62,23 @@ public struct MethodSpec: Sendable {
     public func hinting(_ hints: MethodHints) -> MethodSpec {
         var copy = self
         copy.hints = hints
+        return copy
+    }
+
+    /// This method in `scope`: served only while the server's `EngineConfiguration.allowedScopes`
+    /// includes it (or is nil). Otherwise a call is answered -32601 with `data.scope` naming the
+    /// scope and runs no handler, on every framing, in batches and as an MCP tool call, and the
+    /// method is left out of `rpc.discover`, `rpc.stats` and `tools/list`.
+    ///
+    /// ```swift
+    /// let list = MethodSpec.async("notes.list", params: NoParams.self) { _, _ in notes }.scoped("read")
+    /// let add = MethodSpec.async("notes.add", params: Note.self) { note, _ in try save(note) }.scoped("write")
+    /// var options = try ServerOptions.parse(arguments)
+    /// options.engine.allowedScopes = ["read"]    // a read-only server: notes.add is -32601
+    /// ```
+    public func scoped(_ scope: String) -> MethodSpec {
+        var copy = self
+        copy.scope = scope
         return copy
     }
 

@@ -93,6 +93,21 @@ extension RPCError {
                         details: ["method": .string(shown)])
     }
 
+    /// A call of a method this server does not serve with its allowed scopes (-32601, as an
+    /// unknown method is, but `data.type` says why): `data.scope` is the scope the method needs
+    /// (absent for a method declared without one).
+    package static func methodNotAllowed(_ method: String, scope: String?) -> RPCError {
+        var details: JSONObject = ["method": .string(method)]
+        let message: String
+        if let scope {
+            details.append("scope", .string(scope))
+            message = "Method not allowed: \(method) needs the '\(scope)' scope, which this server does not allow"
+        } else {
+            message = "Method not allowed: \(method) has no scope, and this server allows only some scopes"
+        }
+        return RPCError(code: .methodNotFound, type: "MethodNotAllowed", message: message, details: details)
+    }
+
     /// Bad params (-32602); `field` is the dotted path of the member at fault, when there is one.
     /// Params that do not decode into the method's `Params` type get this error automatically.
     ///

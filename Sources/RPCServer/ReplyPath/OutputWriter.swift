@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Synchronization
 import SharedSupport
@@ -22,12 +15,14 @@ import SharedSupport
 /// itself (`submitWritingIfIdle`, and the end of a `ReplyBurst`, such as the reader's), but
 /// only when the writer is idle *and* nothing else is pending, and only into a descriptor whose
 /// `write` cannot block (a pipe with room for the bytes, a regular file; see `DirectOutput`). It
-/// is safe because writing is *owned*: `busy` is set under the lock by whoever takes the pending
-/// bytes (the writer queue's flush or a direct writer), at most one owner at a time; while it is
-/// set, other submits only append; the owner takes everything pending, in append order, as one
-/// batch of whole frames, and on finishing hands what piled up meanwhile to the writer queue. So
-/// frames are written whole, in the order they were appended (the trace's order), never
-/// interleaved, and under load everything still goes through the batching writer queue.
+/// is safe because writing is *owned* (`OutputOwnership`, under the lock): whoever takes the
+/// pending bytes (the writer queue's flush or a direct writer) owns the output until its write
+/// ends, at most one owner at a time; meanwhile other submits only append; the owner takes
+/// everything pending, in append order, as one batch of whole frames, and when its write ends hands
+/// what piled up meanwhile on (the writer queue writes it next; a direct writer schedules a flush).
+/// So frames are written whole, in the order they were appended (the trace's order), never
+/// interleaved, nobody waits for another owner, and under load everything still goes through the
+/// batching writer queue.
 ///
 /// `backlogBytes` (framed bytes submitted and not yet written) lets the reader stop reading when a
 /// client does not read its replies, so memory stays bounded. Thread-safe.
@@ -42,22 +37,19 @@ package final class OutputWriter: Sendable {
 
     private struct Pending {
         var bytes: [UInt8] = []
-        var flushScheduled = false
-        var closed = false
         var framing: Framing?
-        /// Someone (the writer queue or a direct writer) has taken pending bytes and is writing
-        /// them. Only the owner writes; it looks at `bytes` again when done.
-        var busy = false
-        /// Bytes handed to `write` and not yet written.
-        var writing = 0
+        /// Who writes now; only the owner writes, and it looks at `bytes` again when its write ends.
+        var ownership = OutputOwnership()
         /// Threads with an open `ReplyBurst` that this writer holds replies for: their own
         /// submits only append, and each burst's end decides how they go out.
         var openBursts = 0
         var backlogWaiters: [@Sendable () -> Void] = []
+        /// Run (on the writer queue) once every byte submitted before them is written, or the output closed.
+        var flushWaiters: [@Sendable () -> Void] = []
     }
 
     /// Pending bytes taken by a direct writer, to be written with `perform()` once the caller has
-    /// released its own locks. Whoever gets one must perform it, once: the writer stays busy (and
+    /// released its own locks. Whoever gets one must perform it, once: the writer stays owned (and
     /// every later reply waits) until then.
     struct DirectWrite {
         fileprivate let writer: OutputWriter
@@ -91,7 +83,7 @@ package final class OutputWriter: Sendable {
     package var channel: ReplyChannel { ReplyChannel(writer: self) }
 
     /// Framed bytes submitted and not yet written out.
-    package var backlogBytes: Int { pending.withLock { $0.bytes.count + $0.writing } }
+    package var backlogBytes: Int { pending.withLock { $0.bytes.count + $0.ownership.writing } }
 
     package var hasBacklogRoom: Bool { backlogBytes < maxBacklogBytes }
 
@@ -99,6 +91,19 @@ package final class OutputWriter: Sendable {
     package func notifyWhenBacklogHasRoom(_ action: @escaping @Sendable () -> Void) {
         pending.withLock { $0.backlogWaiters.append(action) }
         queue.async { self.wakeBacklogWaitersIfRoom() }
+    }
+
+    /// Runs `action` on the writer queue once every byte submitted before this call is written
+    /// (or the output has closed). Replies an open burst holds are not waited for: they are
+    /// written now. Any thread.
+    package func whenFlushed(_ action: @escaping @Sendable () -> Void) {
+        let (now, schedule) = pending.withLock { state -> (Bool, Bool) in
+            if state.ownership.isClosed || (state.ownership.state == .idle && state.bytes.isEmpty) { return (true, false) }
+            state.flushWaiters.append(action)
+            return (false, state.ownership.requestFlush())
+        }
+        if now { queue.async(execute: action) }
+        if schedule { queue.async { self.flushOnWriterQueue() } }
     }
 
     /// Frames `body` and appends it to the pending output; schedules a flush if none is (unless the
@@ -109,7 +114,7 @@ package final class OutputWriter: Sendable {
         let schedule = pending.withLock { state -> Bool in
             guard appendLocked(body, to: &state) else { return false }
             if held(for: burst, &state) { return false }
-            return scheduleFlushLocked(&state)
+            return state.ownership.requestFlush()
         }
         if schedule { queue.async { self.flushOnWriterQueue() } }
     }
@@ -135,7 +140,7 @@ package final class OutputWriter: Sendable {
                 batch = taken
                 return false
             }
-            return scheduleFlushLocked(&state)
+            return state.ownership.requestFlush()
         }
         if schedule { queue.async { self.flushOnWriterQueue() } }
         return batch.map { DirectWrite(writer: self, batch: $0) }
@@ -171,12 +176,12 @@ package final class OutputWriter: Sendable {
         var batch: [UInt8]?
         let schedule = pending.withLock { state -> Bool in
             state.openBursts -= 1
-            guard !state.closed, !state.bytes.isEmpty else { return false }
+            guard !state.ownership.isClosed, !state.bytes.isEmpty else { return false }
             if writeIfIdle, let direct, let taken = takeIfIdleLocked(&state, direct) {
                 batch = taken
                 return false
             }
-            return scheduleFlushLocked(&state)
+            return state.ownership.requestFlush()
         }
         if schedule { queue.async { self.flushOnWriterQueue() } }
         if let batch { writeDirectly(batch) }
@@ -184,52 +189,43 @@ package final class OutputWriter: Sendable {
 
     // MARK: - Writer queue
 
-    /// Writes everything pending now. - Important: call on the writer queue.
-    ///
-    /// If a direct writer owns the output at that moment (only possible when this is called
-    /// directly, not from a scheduled flush), waits for it first, so that everything submitted
-    /// before the call has been written when it returns.
+    /// Writes everything pending, and what is submitted while it writes, until nothing is
+    /// pending. If a direct writer owns the output it returns at once: that writer hands what is
+    /// pending to the writer queue when its write ends. - Important: call on the writer queue.
     package func flushOnWriterQueue() {
         dispatchPrecondition(condition: .onQueue(queue))
-        while true {
-            var batch: [UInt8] = []
-            swap(&batch, &spare.value)
-            let proceed = pending.withLock { state -> Bool? in
-                if state.busy { return nil }  // a direct writer is writing: wait for it
-                state.flushScheduled = false
-                guard !state.closed, !state.bytes.isEmpty else { return false }
-                takeLocked(&state, into: &batch)
+        var batch: [UInt8] = []
+        swap(&batch, &spare.value)
+        var flushed: [@Sendable () -> Void] = []
+        var write = pending.withLock { state -> Bool in
+            switch state.ownership.flushStarts(pending: state.bytes.count) {
+            case .write:
+                swap(&batch, &state.bytes)  // the spare's empty buffer takes the next appends
                 return true
+            case .flushed:
+                flushed = Self.takeFlushWaitersLocked(&state)
+                return false
+            case .ownedElsewhere, .closed:
+                return false
             }
-            guard let proceed else {
-                spare.value = batch
-                usleep(50)
-                continue
-            }
-            guard proceed else {
-                spare.value = batch  // keep the spare buffer for the next flush
-                return
-            }
-            do {
-                try batch.withUnsafeBytes { try output.write($0) }
-            } catch {
-                pending.withLock { state in releaseLocked(&state, failed: true) }
-                onClosed()
-                return
-            }
+        }
+        while write {
             // Keep the buffer for the next flush, unless a burst made it large.
-            batch.removeAll(keepingCapacity: batch.capacity <= 1024 * 1024)
-            spare.value = batch
+            let failed = writeAsOwner(&batch, keepingCapacityUpTo: 1024 * 1024)
             // What was submitted during the write is written next, by this flush.
-            let more = pending.withLock { state -> Bool in
-                releaseLocked(&state, failed: false)
-                guard !state.closed, !state.bytes.isEmpty else { return false }
-                state.flushScheduled = true  // this flush goes on: no other may be scheduled
+            write = pending.withLock { state -> Bool in
+                guard Self.endWriteLocked(&state, failed: failed, flushWaiters: &flushed) == .writeMore else { return false }
+                swap(&batch, &state.bytes)
                 return true
+            }
+            if failed {
+                onClosed()
+                break
             }
             wakeBacklogWaitersIfRoom()
-            if !more { return }
         }
+        spare.value = batch  // keep the spare buffer for the next flush
+        for action in flushed { action() }
     }
 
     // MARK: - Helpers
@@ -237,46 +233,27 @@ package final class OutputWriter: Sendable {
     /// Frames `body` into the pending bytes and records it in the trace, both in one critical
     /// section so the trace's order is the wire's. False if the output is closed.
     private func appendLocked(_ body: [UInt8], to state: inout Pending) -> Bool {
-        guard !state.closed else { return false }
+        guard !state.ownership.isClosed else { return false }
         // Cheap: the tracer only copies the body and hands it to its own queue.
         tracer?.record(direction: "out", body: body)
         FrameEncoder.append(body, framing: state.framing ?? .ndjson, to: &state.bytes)
         return true
     }
 
-    /// Whether the caller must schedule a flush: none is scheduled and no owner will look again.
-    private func scheduleFlushLocked(_ state: inout Pending) -> Bool {
-        if state.flushScheduled || state.busy { return false }
-        state.flushScheduled = true
-        return true
-    }
-
-    /// Makes the caller the owner and swaps every pending byte into `batch` (whose empty buffer
-    /// takes the next appends). Call with `busy` false.
-    private func takeLocked(_ state: inout Pending, into batch: inout [UInt8]) {
-        state.busy = true
-        state.writing = state.bytes.count
-        swap(&batch, &state.bytes)
-    }
-
     /// Takes every pending byte for a direct write if the writer is idle (no owner, no flush
     /// scheduled) and `direct` can take them without blocking; nil otherwise.
     private func takeIfIdleLocked(_ state: inout Pending, _ direct: DirectOutput) -> [UInt8]? {
-        guard !state.busy, !state.flushScheduled, direct.hasRoom(for: state.bytes.count) else { return nil }
+        guard state.ownership.state == .idle, direct.hasRoom(for: state.bytes.count),
+              state.ownership.takeForDirectWrite(pending: state.bytes.count) else { return nil }
         var batch: [UInt8] = []
-        takeLocked(&state, into: &batch)
+        swap(&batch, &state.bytes)
         return batch
     }
 
-    /// Gives ownership up after a write; a failed write also closes the writer and drops what is
-    /// pending (the reader went away).
-    private func releaseLocked(_ state: inout Pending, failed: Bool) {
-        state.busy = false
-        state.writing = 0
-        if failed {
-            state.closed = true
-            state.bytes = []
-        }
+    private static func takeFlushWaitersLocked(_ state: inout Pending) -> [@Sendable () -> Void] {
+        guard !state.flushWaiters.isEmpty else { return [] }
+        defer { state.flushWaiters.removeAll() }
+        return state.flushWaiters
     }
 
     /// Writes `batch` on this thread as the owner, then gives ownership up: what was submitted
@@ -284,30 +261,59 @@ package final class OutputWriter: Sendable {
     /// on the writer queue, as a failed flush does).
     private func writeDirectly(_ batch: [UInt8]) {
         var batch = batch
+        let failed = writeAsOwner(&batch, keepingCapacityUpTo: 64 * 1024)
+        var flushed: [@Sendable () -> Void] = []
+        let (schedule, wakeWaiters) = pending.withLock { state -> (Bool, Bool) in
+            let after = Self.endWriteLocked(&state, failed: failed, flushWaiters: &flushed)
+            if after == .flushed, state.bytes.capacity < batch.capacity { swap(&batch, &state.bytes) }  // reuse the buffer
+            return (after == .scheduleFlush, !failed && !state.backlogWaiters.isEmpty)
+        }
+        if failed {
+            queue.async { [flushed] in
+                self.onClosed()
+                for action in flushed { action() }
+            }
+            return
+        }
+        if schedule { queue.async { self.flushOnWriterQueue() } }
+        if wakeWaiters { queue.async { self.wakeBacklogWaitersIfRoom() } }
+        if !flushed.isEmpty { queue.async { [flushed] in for action in flushed { action() } } }
+    }
+
+    /// Writes `batch` as the output's owner, then empties it, keeping its buffer unless larger
+    /// than `limit` bytes. True if the write failed (the output is gone).
+    private func writeAsOwner(_ batch: inout [UInt8], keepingCapacityUpTo limit: Int) -> Bool {
         var failed = false
         do {
             try batch.withUnsafeBytes { try output.write($0) }
         } catch {
             failed = true
         }
-        batch.removeAll(keepingCapacity: batch.capacity <= 64 * 1024)
-        let (schedule, wakeWaiters) = pending.withLock { state -> (Bool, Bool) in
-            releaseLocked(&state, failed: failed)
-            if failed { return (false, false) }
-            if state.bytes.isEmpty, state.bytes.capacity < batch.capacity { swap(&batch, &state.bytes) }  // reuse the buffer
-            return (!state.bytes.isEmpty && scheduleFlushLocked(&state), !state.backlogWaiters.isEmpty)
+        batch.removeAll(keepingCapacity: batch.capacity <= limit)
+        return failed
+    }
+
+    /// Ends the owner's write (`OutputOwnership.writeEnded`). A failed write closes the output and
+    /// drops what is pending (the reader went away); once the output is flushed or closed, the
+    /// flush waiters are moved to `flushWaiters`, to run on the writer queue. Call under the lock.
+    private static func endWriteLocked(_ state: inout Pending, failed: Bool,
+                                       flushWaiters: inout [@Sendable () -> Void]) -> OutputOwnership.AfterWrite {
+        let after = state.ownership.writeEnded(failed: failed, pending: state.bytes.count)
+        switch after {
+        case .closed:
+            state.bytes = []
+            flushWaiters = takeFlushWaitersLocked(&state)
+        case .flushed:
+            flushWaiters = takeFlushWaitersLocked(&state)
+        case .writeMore, .scheduleFlush, .notOwned:
+            break
         }
-        if failed {
-            queue.async { self.onClosed() }
-            return
-        }
-        if schedule { queue.async { self.flushOnWriterQueue() } }
-        if wakeWaiters { queue.async { self.wakeBacklogWaitersIfRoom() } }
+        return after
     }
 
     private func wakeBacklogWaitersIfRoom() {
         let waiters = pending.withLock { state -> [@Sendable () -> Void] in
-            guard state.bytes.count + state.writing < maxBacklogBytes else { return [] }
+            guard state.bytes.count + state.ownership.writing < maxBacklogBytes else { return [] }
             defer { state.backlogWaiters.removeAll() }
             return state.backlogWaiters
         }

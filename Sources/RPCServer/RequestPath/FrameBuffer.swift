@@ -72,6 +72,13 @@ struct FrameBuffer {
         readIndex += count
     }
 
+    /// Consumes the readable bytes up to the first that is not ASCII whitespace (between frames).
+    mutating func consumeLeadingWhitespace() {
+        var skip = 0
+        while skip < readableCount, Ascii.isWhitespace(self[skip]) { skip += 1 }
+        consume(skip)
+    }
+
     /// Consumes everything readable.
     mutating func consumeAll() {
         readIndex = storage.count

@@ -87,9 +87,7 @@ package struct FrameDecoder {
 
     /// Drops leading whitespace; at the first other byte, fixes and returns the framing.
     private mutating func detectFraming() -> Framing? {
-        var skip = 0
-        while skip < buffer.readableCount, Ascii.isWhitespace(buffer[skip]) { skip += 1 }
-        buffer.consume(skip)
+        buffer.consumeLeadingWhitespace()
         guard buffer.readableCount > 0 else { return nil }
         let first = buffer[0]
         let detected: Framing = (first == UInt8(ascii: "C") || first == UInt8(ascii: "c")) ? .lsp : .ndjson

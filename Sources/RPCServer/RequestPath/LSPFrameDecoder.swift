@@ -66,9 +66,7 @@ struct LSPFrameDecoder {
         while true {
             switch state {
             case .betweenFrames:
-                var skip = 0
-                while skip < buffer.readableCount, Ascii.isWhitespace(buffer[skip]) { skip += 1 }
-                buffer.consume(skip)
+                buffer.consumeLeadingWhitespace()
                 guard buffer.readableCount > 0 else { return nil }
                 state = .headers(HeaderBlock())
                 searched = 0

@@ -18,14 +18,9 @@ package final class RPCConnection: Sendable {
     /// Reader-queue state.
     private struct ReaderState {
         var decoder: FrameDecoder
-        var paused = false
-        var inputEnded = false
-        var finished = false
+        var lifecycle = ReaderLifecycle()
         /// Whether the writer has been told the detected framing.
         var framingAnnounced = false
-        var stopped = false
-        /// Taking a chunk read when the input was idle (between `beginReaderBurst` and its end).
-        var inIdleChunk = false
         var resumeHandler: (@Sendable () -> Void)?
         var finishedHandler: (@Sendable () -> Void)?
     }
@@ -48,8 +43,7 @@ package final class RPCConnection: Sendable {
     /// True while the connection can take more input.
     package var wantsInput: Bool {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        let state = state.value
-        return !state.paused && !state.stopped && !state.inputEnded
+        return state.value.lifecycle.wantsInput
     }
 
     /// Called (on the reader queue) when the connection wants input again after pausing.
@@ -76,13 +70,12 @@ package final class RPCConnection: Sendable {
     /// (`OutputWriter.endReaderBurst`), instead of waking the writer queue for them.
     func receiveOnReaderQueue(_ bytes: UnsafeRawBufferPointer, inputIdle: Bool) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        guard !state.value.stopped else { return }
+        let action = state.value.lifecycle.bytesArrived()
+        guard action != .ignoreBytes else { return }
         state.value.decoder.append(bytes)
-        guard inputIdle else { return drainFramesOnReaderQueue() }
+        guard inputIdle else { return perform(action) }
         writer.beginReaderBurst()
-        state.value.inIdleChunk = true
-        drainFramesOnReaderQueue()
-        state.value.inIdleChunk = false
+        perform(action, inIdleChunk: true)
         writer.endReaderBurst(writeIfIdle: true)
     }
 
@@ -90,42 +83,77 @@ package final class RPCConnection: Sendable {
     /// cancel them: the host is leaving), flush, then finish.
     package func endOfInputOnReaderQueue() {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        state.value.inputEnded = true
-        drainFramesOnReaderQueue()
+        perform(state.value.lifecycle.inputEnded())
     }
 
     /// Stops taking input (SIGTERM): calls in flight get `graceMs` to finish, then are answered
     /// with `ShuttingDown`; then the connection finishes.
     package func stopOnReaderQueue(graceMs: Int) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        guard !state.value.stopped else { return }
-        state.value.stopped = true
-        engine.timerQueue.asyncAfter(deadline: .now() + .milliseconds(graceMs)) { [engine] in engine.abortAllInflight() }
-        finishWhenDrained()
+        perform(state.value.lifecycle.stop(), graceMs: graceMs)
+    }
+
+    // MARK: - Carrying out the lifecycle's actions
+
+    /// Carries out one action of `ReaderLifecycle`. `inIdleChunk`: the frames come from a chunk
+    /// read when the input was idle (between `beginReaderBurst` and its end).
+    private func perform(_ action: ReaderLifecycle.Action, inIdleChunk: Bool = false, graceMs: Int = 0) {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        switch action {
+        case .none, .ignoreBytes, .bufferBytes:
+            break
+        case .takeFrames:
+            takeFramesOnReaderQueue(inIdleChunk: inIdleChunk)
+        case .waitForRoom(let reason):
+            Log.debug("pausing input: \(engine.inflightCount) calls in flight, \(writer.backlogBytes) bytes unwritten")
+            let readerQueue = engine.readerQueue
+            switch reason {
+            case .capacity: engine.notifyWhenCapacityAvailable { self.roomAvailableOnReaderQueue() }
+            case .backlog: writer.notifyWhenBacklogHasRoom { readerQueue.async { self.roomAvailableOnReaderQueue() } }
+            }
+        case .finishInput:
+            if let tail = state.value.decoder.finish() { handleOnReaderQueue(tail, inIdleChunk: false) }
+            // An MCP host closes stdin to end the session, then kills the server if it lingers:
+            // stop the work in flight now (plain JSON-RPC clients get their answers).
+            if engine.isMCPSessionOnReaderQueue { engine.abortAllInflight() }
+            notifyWhenDrained()
+        case .stop(let waitForDrain):
+            engine.timerQueue.asyncAfter(deadline: .now() + .milliseconds(graceMs)) { [engine] in engine.abortAllInflight() }
+            if waitForDrain { notifyWhenDrained() }
+        case .flushAndFinish:
+            // Every reply was handed to the writer before its call left the table: flush behind
+            // them, then report, on the writer queue.
+            writer.whenFlushed { [finishedHandler = state.value.finishedHandler] in finishedHandler?() }
+        }
+    }
+
+    private func notifyWhenDrained() {
+        engine.notifyWhenDrained { self.perform(self.state.value.lifecycle.drained()) }
+    }
+
+    private func roomAvailableOnReaderQueue() {
+        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        let action = state.value.lifecycle.roomAvailable()
+        guard action != .none else { return }
+        perform(action)
+        if wantsInput { state.value.resumeHandler?() }
     }
 
     // MARK: - Frames
 
-    private func drainFramesOnReaderQueue() {
+    /// Takes whole frames while reading and there is room; tells the lifecycle when room runs out
+    /// or the frames do.
+    private func takeFramesOnReaderQueue(inIdleChunk: Bool) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        while !state.value.stopped {
-            guard engine.hasCapacity, writer.hasBacklogRoom else {
-                pauseOnReaderQueue()
-                return
-            }
-            guard let event = state.value.decoder.next() else { break }
-            handleOnReaderQueue(event)
-        }
-        if state.value.inputEnded, !state.value.stopped, !state.value.finished {
-            if let tail = state.value.decoder.finish() { handleOnReaderQueue(tail) }
-            // An MCP host closes stdin to end the session, then kills the server if it lingers:
-            // stop the work in flight now (plain JSON-RPC clients get their answers, as before).
-            if engine.isMCPSessionOnReaderQueue { engine.abortAllInflight() }
-            finishWhenDrained()
+        while state.value.lifecycle.isReading {
+            if !engine.hasCapacity { return perform(state.value.lifecycle.noRoom(.capacity)) }
+            if !writer.hasBacklogRoom { return perform(state.value.lifecycle.noRoom(.backlog)) }
+            guard let event = state.value.decoder.next() else { return perform(state.value.lifecycle.framesExhausted()) }
+            handleOnReaderQueue(event, inIdleChunk: inIdleChunk)
         }
     }
 
-    private func handleOnReaderQueue(_ event: FrameDecoder.Event) {
+    private func handleOnReaderQueue(_ event: FrameDecoder.Event, inIdleChunk: Bool) {
         dispatchPrecondition(condition: .onQueue(engine.readerQueue))
         if !state.value.framingAnnounced, let framing = state.value.decoder.framing {
             writer.setFraming(framing)
@@ -135,12 +163,11 @@ package final class RPCConnection: Sendable {
         case .message(let body):
             tracer?.record(direction: "in", body: body)
             let message = body.withUnsafeBytes { MessageDecoder.decode($0, maxDepth: engine.configuration.maxDepth) }
-            if case .single = message, state.value.inIdleChunk, state.value.decoder.bufferedByteCount == 0,
-               engine.inflightCount == 0 {
+            if case .single = message, inIdleChunk, state.value.decoder.bufferedByteCount == 0, engine.inflightCount == 0 {
                 // An idle server: the last request of a chunk read when the input was idle (nothing
                 // else waits to be read) and no call in flight. An executor may start this call
                 // here (`InlineStart`); its reply is then held in this chunk's burst and written at
-                // its end. A client keeping several calls in flight gets the lanes as before.
+                // its end. A client keeping several calls in flight gets the lanes.
                 InlineStart.granting { engine.receiveOnReaderQueue(message, channel: channel) }
             } else {
                 engine.receiveOnReaderQueue(message, channel: channel)
@@ -148,42 +175,6 @@ package final class RPCConnection: Sendable {
         case .error(let error):
             Log.info("input error: \(error.message)")
             channel.send(ReplyEncoder.error(id: nil, error: error))
-        }
-    }
-
-    private func pauseOnReaderQueue() {
-        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        guard !state.value.paused else { return }
-        state.value.paused = true
-        Log.debug("pausing input: \(engine.inflightCount) calls in flight, \(writer.backlogBytes) bytes unwritten")
-        let readerQueue = engine.readerQueue
-        if !engine.hasCapacity {
-            engine.notifyWhenCapacityAvailable { self.resumeOnReaderQueue() }
-        } else {
-            writer.notifyWhenBacklogHasRoom { readerQueue.async { self.resumeOnReaderQueue() } }
-        }
-    }
-
-    private func resumeOnReaderQueue() {
-        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        guard state.value.paused else { return }
-        state.value.paused = false
-        drainFramesOnReaderQueue()
-        if wantsInput { state.value.resumeHandler?() }
-    }
-
-    private func finishWhenDrained() {
-        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
-        guard !state.value.finished else { return }
-        state.value.finished = true
-        engine.notifyWhenDrained { [writer, state] in
-            // On the reader queue. Every reply was handed to the writer before its call left the
-            // table; flush behind them, then report.
-            let finishedHandler = state.value.finishedHandler
-            writer.queue.async {
-                writer.flushOnWriterQueue()
-                finishedHandler?()
-            }
         }
     }
 }

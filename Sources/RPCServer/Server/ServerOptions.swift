@@ -23,16 +23,40 @@ public struct ServerOptions: Sendable {
     public var showHelp = false
     public var showVersion = false
 
-    /// An application-defined option that takes one value.
+    /// An application-defined option: one that takes a value, or a switch that takes none.
     public struct ApplicationOption: Sendable {
         public let flag: String
+        /// How the usage names the value; empty for a switch.
         public let valueName: String
         public let help: String
+        /// False for a switch.
+        let takesValue: Bool
+
+        /// An option that takes one value (`--db PATH`, `--db=PATH`).
         public init(flag: String, valueName: String, help: String) {
             self.flag = flag
             self.valueName = valueName
             self.help = help
+            takesValue = true
         }
+
+        /// A switch, which takes no value (`--read-only`); once given, `applicationValues[flag]`
+        /// is `""`. A value given to it (`--read-only=yes`) is a usage error.
+        ///
+        /// ```swift
+        /// let readOnly = ServerOptions.ApplicationOption(flag: "--read-only", help: "serve only what reads")
+        /// var options = try ServerOptions.parse(arguments, applicationOptions: [readOnly])
+        /// if options.applicationValues["--read-only"] != nil { options.engine.allowedScopes = ["read"] }
+        /// ```
+        public init(flag: String, help: String) {
+            self.flag = flag
+            valueName = ""
+            self.help = help
+            takesValue = false
+        }
+
+        /// How the usage lists it.
+        var synopsis: String { takesValue ? "\(flag) \(valueName)" : flag }
     }
 
     /// A command line that cannot be run; `description` says why, for stderr.
@@ -70,8 +94,13 @@ public struct ServerOptions: Sendable {
             default:
                 if let option = engineOptions.first(where: { $0.flag == flag }) {
                     try option.apply(&options, try value())
-                } else if applicationOptions.contains(where: { $0.flag == flag }) {
-                    options.applicationValues[flag] = try value()
+                } else if let option = applicationOptions.first(where: { $0.flag == flag }) {
+                    if option.takesValue {
+                        options.applicationValues[flag] = try value()
+                    } else {
+                        guard inlineValue == nil else { throw UsageError(description: "\(flag) takes no value") }
+                        options.applicationValues[flag] = ""
+                    }
                 } else {
                     throw UsageError(description: "unknown option \(argument)")
                 }
@@ -93,7 +122,7 @@ public struct ServerOptions: Sendable {
     /// `usage(program:applicationOptions:)` with a synopsis line of the program's own (after
     /// `usage: `), for a program with several commands.
     package static func usage(synopsis: String, applicationOptions: [ApplicationOption]) -> String {
-        let rows = applicationOptions.map { HelpColumns.Row(synopsis: "\($0.flag) \($0.valueName)", help: $0.help) }
+        let rows = applicationOptions.map { HelpColumns.Row(synopsis: $0.synopsis, help: $0.help) }
             + engineOptions.map { HelpColumns.Row(synopsis: "\($0.flag) \($0.valueName)", help: $0.help) }
             + [HelpColumns.Row(synopsis: "--help, --version", help: "print this text, or the version, and exit")]
         return (["usage: \(synopsis)", "", "options:"] + HelpColumns.lines(rows)).joined(separator: "\n")

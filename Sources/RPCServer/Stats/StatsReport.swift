@@ -8,13 +8,15 @@
 ///  "sections": {"inventory": {…}}}
 /// ```
 ///
-/// Every registered method appears, in registration order, with zero counts until called;
+/// Every method served appears, in registration order, with zero counts until called;
 /// `latencyMs.p50`/`p99` are null until one of its calls has settled. Error codes are object keys,
 /// so strings. Sections are computed now, in the order they were added.
 enum StatsReport {
-    static func make(uptimeMs: Int, names: [String], table: CallStatsTable, sections: [StatsSection]) -> JSONValue {
+    /// `methods`: the methods served, each with its slot in `table`.
+    static func make(uptimeMs: Int, methods served: [(name: String, slot: Int)], table: CallStatsTable,
+                     sections: [StatsSection]) -> JSONValue {
         var methods = JSONObject()
-        for (slot, name) in names.enumerated() {
+        for (name, slot) in served {
             methods.append(name, method(table.methods[slot]))
         }
         var sectionsObject = JSONObject()

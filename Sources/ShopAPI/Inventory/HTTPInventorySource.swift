@@ -1,39 +1,25 @@
 import Dispatch
-import FoundationEssentials  // URL, Data
+import FoundationEssentials  // URL
 import SharedSupport
-
-// MARK: - HTTPInventorySource
 
 /// Live stock from an inventory service over HTTP(S) (protocol.md, "Live inventory"):
 /// `GET {base}/stock?sku=A&sku=B` → `200 {"levels":[{"sku":"A","available":3},…]}`, built to
 /// keep answering when the service slows down under peak load.
 ///
-/// - **Coalescing.** A check joins the request already pending for a SKU (queued here, or sent
-///   recently enough to be answered before the check's deadline) and asks only for the SKUs no
-///   pending request covers, in one request (`InventoryFlight`): the newest request still queued
-///   when it has room (up to `maxSkusPerRequest` SKUs), else a new one. A request is cancelled
-///   only when no check waits on it any more.
-/// - **Adaptive limit.** At most `limit` requests are outstanding; the limit follows the service's
-///   latency between 1 and `maxConcurrent` (`InventoryAdaptiveLimit`). Further requests wait in FIFO
-///   order without blocking a thread (`InventoryAdmissionGate`). A check whose request the queue
-///   would not let out in time to be answered before its deadline is answered at once (shed:
-///   `ShopError.inventoryShed`), not at its deadline; so is a check whose request reaches the
-///   front of the queue with less time left than the service takes lately.
-/// - **Marked-stale answers** (`staleMilliseconds > 0`): when the service fails, sheds, its
-///   circuit is open, or the deadline is near, a SKU whose last fresh level is at most that old is
-///   answered from it, marked (`StockLevel.ageMs`); never an unmarked old number, never an
-///   invented one (`InventoryStaleCache`).
-/// - **Circuit breaker**: a service that fails `circuitFailures` times in a row is not asked for a
-///   cool-down, then probed (`InventoryCircuitBreaker`).
-/// - **Deadline propagation**: each request carries `X-Request-Timeout-Ms`, the whole milliseconds
-///   its earliest waiting check has left when it starts.
+/// What to send, when, and to whom an answer goes is decided by `InventoryFlightTable`, a pure
+/// state machine: coalescing checks into shared requests, the adaptive limit and its queue,
+/// shedding checks that cannot be answered before their deadline, marked-stale answers and the
+/// circuit breaker. This class only carries its decisions out: it holds the table behind one lock,
+/// reads the clock once per event (under that lock, so the table sees time go forward), makes and
+/// cancels the HTTP requests (`InventoryHTTPSession`), completes the checks, and keeps the one
+/// timer the table asks for.
+///
 /// - Interruption stops the work: a check leaves its requests; one nobody waits on is withdrawn
-///   from the queue or cancelled (its connection closed). A request admitted too late for every
-///   check waiting on it is not sent.
+///   from the queue or cancelled (its connection closed).
 /// - Every failure of the service is `ShopError.inventoryUnavailable`; an answer that is not
 ///   exactly the asked SKUs with non-negative integer counts is refused, never shown as stock.
-/// - Thread-safe: one lock (`table`) orders every check and request; `checkInventory` never
-///   blocks and calls its completion exactly once, never under the lock.
+/// - Thread-safe. `checkInventory` never blocks and calls its completion exactly once, never under
+///   the lock; so are requests resumed and cancelled, after the lock is released.
 ///
 /// ```swift
 /// let source = try HTTPInventorySource(baseURL: URL(string: "http://127.0.0.1:8080")!, maxConcurrent: 16)
@@ -46,7 +32,7 @@ public final class HTTPInventorySource: InventorySource {
     public static let defaultMaxBodyBytes = 1 << 20
     /// With stale answers on, how long before its deadline a check still waiting is answered from
     /// stale levels (or a quarter of its whole budget, if that is less).
-    public static let staleNearDeadlineMilliseconds = 250
+    public static let staleNearDeadlineMilliseconds = InventoryFlightTable.staleNearDeadlineMilliseconds
 
     public let baseURL: URL
     /// The ceiling of the adaptive limit (`--inventory-max-concurrent`).
@@ -58,39 +44,24 @@ public final class HTTPInventorySource: InventorySource {
     /// Whether checks join pending requests for their SKUs.
     public let coalescing: Bool
     /// Whether the limit adapts and checks that cannot be served in time are shed at once (else
-    /// the limit stays at `maxConcurrent` and such checks wait for their deadline, as before #25).
+    /// the limit stays at `maxConcurrent` and such checks wait for their deadline).
     public let adaptiveLimit: Bool
-    let gate: InventoryAdmissionGate
     let session: InventoryHTTPSession
-    let breaker: InventoryCircuitBreaker
-    let table: Locked<Table>
+    /// Nanoseconds on the timeline of `DispatchTime.uptimeNanoseconds` (the checks' deadlines).
+    private let clock: @Sendable () -> UInt64
+    private let state: Locked<State>
+    private let timerQueue = DispatchQueue(label: "shop.inventory.timer")
+    private nonisolated(unsafe) let timer: any DispatchSourceTimer  // DispatchSource methods are thread-safe; the existential is not marked Sendable
 
     /// Everything the checks and requests share, behind one lock.
-    struct Table {
-        /// The newest pending request for each SKU (the one a new check may join).
-        var flightsBySku: [String: InventoryFlight] = [:]
-        /// The request launched last; while it is still queued, new checks add their SKUs to it.
-        var newestQueuedFlight: InventoryFlight?
-        /// Requests sent, oldest first; finished ones are dropped from the front as requests finish
-        /// (`dropFinishedFromSentInOrder_locked`), so the first is the oldest still out.
-        var sentInOrder: [InventoryFlight] = []
-        var limiter: InventoryAdaptiveLimit
-        var cache = InventoryStaleCache()
-        var counters = Counters()
-    }
-
-    /// What the source has done since it was made (`statsJSON`).
-    struct Counters {
-        var upstreamRequests = 0
-        var answered = 0
-        var upstreamFailures = 0
-        var cancelled = 0
-        var notSentTooLate = 0
-        var refusedWhileOpen = 0
-        var coalescedJoins = 0
-        var shed = 0
-        var staleAnswers = 0
-        var staleLevels = 0
+    struct State {
+        var flights: InventoryFlightTable
+        /// The completion of each check the table holds.
+        var completions: [InventoryPendingCheck.ID: @Sendable (Result<InventoryLevels, ShopError>) -> Void] = [:]
+        /// Unregisters a waiting check's interruption handler.
+        var interruptRegistrations: [InventoryPendingCheck.ID: @Sendable () -> Void] = [:]
+        /// The request of each flight sent and not yet ended.
+        var requests: [InventoryFlight.ID: InventoryHTTPSession.Request] = [:]
     }
 
     /// - Parameters:
@@ -105,13 +76,16 @@ public final class HTTPInventorySource: InventorySource {
     ///   - staleMilliseconds: the oldest level answered marked stale; 0 turns stale answers off.
     ///   - coalescing: checks join pending requests for their SKUs.
     ///   - adaptiveLimit: the limit adapts and hopeless checks are shed at once.
+    ///   - clock: now, in nanoseconds on the timeline of the deadlines given to `checkInventory`
+    ///     (`DispatchTime.uptimeNanoseconds`); tests pass a clock they move.
     /// - Throws: `Unavailable` when the HTTP client cannot be made: libcurl (loaded here, not at
     ///   start-up) is missing or too old; the error says which.
     public init(baseURL: URL, maxConcurrent: Int = defaultMaxConcurrent, maxBodyBytes: Int = defaultMaxBodyBytes,
                 minimumUsefulMilliseconds: Int = 100,
                 circuitFailures: Int = InventoryCircuitBreaker.defaultFailureThreshold,
                 circuitCoolDownMilliseconds: Int = InventoryCircuitBreaker.defaultCoolDownMilliseconds,
-                staleMilliseconds: Int = 0, coalescing: Bool = true, adaptiveLimit: Bool = true) throws(Unavailable) {
+                staleMilliseconds: Int = 0, coalescing: Bool = true, adaptiveLimit: Bool = true,
+                clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) throws(Unavailable) {
         self.baseURL = baseURL
         self.maxConcurrent = max(1, maxConcurrent)
         self.maxBodyBytes = max(1, maxBodyBytes)
@@ -119,12 +93,20 @@ public final class HTTPInventorySource: InventorySource {
         self.staleMilliseconds = max(0, staleMilliseconds)
         self.coalescing = coalescing
         self.adaptiveLimit = adaptiveLimit
-        gate = InventoryAdmissionGate(limit: self.maxConcurrent)
-        breaker = InventoryCircuitBreaker(failureThreshold: circuitFailures, coolDownMilliseconds: circuitCoolDownMilliseconds) {
-            DispatchTime.now().uptimeNanoseconds
-        }
-        table = Locked(Table(limiter: InventoryAdaptiveLimit(ceiling: self.maxConcurrent, adaptive: adaptiveLimit)))
+        self.clock = clock
+        let configuration = InventoryFlightTable.Configuration(
+            ceiling: self.maxConcurrent, coalescing: coalescing, adaptiveLimit: adaptiveLimit,
+            staleMilliseconds: self.staleMilliseconds, minimumUsefulMilliseconds: self.minimumUsefulMilliseconds,
+            circuitFailures: circuitFailures, circuitCoolDownMilliseconds: circuitCoolDownMilliseconds)
+        state = Locked(State(flights: InventoryFlightTable(configuration)))
         session = try InventoryHTTPSession(maxConnections: self.maxConcurrent, maxBodyBytes: self.maxBodyBytes)
+        timer = DispatchSource.makeTimerSource(queue: timerQueue)
+        timer.setEventHandler { [weak self] in self?.timerFiredOnTimerQueue() }
+        timer.resume()  // resumed once, for good: a suspended source must never be released
+    }
+
+    deinit {
+        timer.cancel()
     }
 
     /// The HTTP client cannot be made; `description` says why (e.g. libcurl cannot be loaded).
@@ -146,90 +128,124 @@ public final class HTTPInventorySource: InventorySource {
         interruption: any ShopInterruption,
         completion: @escaping @Sendable (Result<InventoryLevels, ShopError>) -> Void
     ) {
-        let distinct = InventoryStockAnswer.distinct(skus)
-        guard InventoryStockAnswer.requestURL(base: baseURL, skus: distinct) != nil else {
-            return completion(.failure(.inventoryUnavailable(detail: "cannot build a request URL from \(baseURL)", status: nil)))
+        // Every request's URL is built from checks' SKUs on this base, so if this one builds, theirs do.
+        guard InventoryStockAnswer.requestURL(base: baseURL, skus: InventoryStockAnswer.distinct(skus)) != nil else {
+            return completion(.failure(Self.unbuildableURL(baseURL)))
         }
         guard !interruption.isInterrupted else { return completion(.failure(.interrupted)) }
-        let check = InventoryPendingCheck(
-            skus: skus, distinct: distinct, deadline: deadline,
-            latestStart: Self.latestStart(deadline: deadline, minimumUsefulMilliseconds: minimumUsefulMilliseconds),
-            completion: completion)
-        var after = AfterUnlock()
-        table.withLock { table in
-            startCheck_locked(check, distinct: distinct, in: &table, after: &after)
+        var work = Work()
+        let waiting: InventoryPendingCheck.ID? = state.withLock { state in
+            let (check, actions) = state.flights.startCheck(skus: skus, deadline: deadline.uptimeNanoseconds, now: clock())
+            state.completions[check] = completion
+            prepare(actions, in: &state, work: &work)
+            return state.completions[check] == nil ? nil : check
         }
-        after.run()  // enters new requests at the gate, or completes the check at once
-        // The interruption (deadline or cancel) takes the check out of its requests.
-        let registration = interruption.addInterruptHandler { [weak self, weak check] in
-            guard let self, let check else { return }
-            self.interrupt(check)
+        carryOut(work)
+        guard let check = waiting else { return }
+        // The interruption (deadline or cancel) takes the check out of its flights.
+        let unregister = interruption.addInterruptHandler { [weak self] in
+            self?.perform { state, now in state.flights.interruptCheck(check, now: now) }
         }
-        let finished = table.withLock { _ in
-            if check.completion == nil { return true }
-            check.interruptRegistration = registration
-            return false
+        let registered = state.withLock { state -> Bool in
+            guard state.completions[check] != nil else { return false }
+            state.interruptRegistrations[check] = unregister
+            return true
         }
-        if finished {
-            registration()
-        } else if staleMilliseconds > 0 {
-            scheduleStaleAnswerNearDeadline(check)
-        }
+        if !registered { unregister() }
     }
 
     /// What the inventory client is doing now and has done since start (the `inventory` section of
-    /// `rpc.stats`, protocol.md section 6.2). Thread-safe; cheap (a few locks held briefly).
+    /// `rpc.stats`, protocol.md section 6.2). Thread-safe; cheap (one lock held briefly).
     public var stats: InventoryStats {
-        let now = gate.counts
-        let (total, limiter, cached) = table.withLock { ($0.counters, $0.limiter, $0.cache.count) }
-        let circuit = breaker.snapshot
-        return InventoryStats(
-            limit: now.limit, ceiling: maxConcurrent, inFlight: now.running, queued: now.waiting,
-            coalescedJoins: total.coalescedJoins, shed: total.shed,
-            staleAnswers: total.staleAnswers, staleLevels: total.staleLevels, staleCacheEntries: cached,
-            circuit: circuit.state, circuitOpened: circuit.timesOpened, refusedWhileOpen: total.refusedWhileOpen,
-            upstreamRequests: total.upstreamRequests, answered: total.answered, upstreamFailures: total.upstreamFailures,
-            cancelled: total.cancelled, notSentTooLate: total.notSentTooLate,
-            latencyRecentMs: limiter.baselineNs == nil ? nil : limiter.recentNs.map { Int(($0 / 1_000_000).rounded()) },
-            latencyBaselineMs: limiter.recentNs == nil ? nil : limiter.baselineNs.map { Int(($0 / 1_000_000).rounded()) })
+        state.withLock { $0.flights.stats }
     }
 
-    /// When a check stops being worth sending: `minimumUseful` before `deadline`, or a quarter of
-    /// the time left now if that is less (so a call with a 40 ms budget can still be answered).
-    static func latestStart(deadline: DispatchTime, minimumUsefulMilliseconds: Int, now: DispatchTime = .now()) -> DispatchTime {
-        guard deadline != .distantFuture else { return deadline }
-        let left = deadline.uptimeNanoseconds > now.uptimeNanoseconds ? deadline.uptimeNanoseconds - now.uptimeNanoseconds : 0
-        let margin = min(UInt64(minimumUsefulMilliseconds) * 1_000_000, left / 4)
-        return DispatchTime(uptimeNanoseconds: deadline.uptimeNanoseconds - margin)
+    /// The checks and requests this source holds now (tests: nothing is left behind).
+    var held: (checks: Int, requests: Int) {
+        state.withLock { ($0.completions.count, $0.requests.count) }
     }
 
-    // MARK: - Interpreting the answer
+    // MARK: - Carrying out the table's actions
 
-    /// Levels from a finished request, or why there are none.
-    static func levels(from outcome: Result<InventoryHTTPSession.Answer, InventoryHTTPSession.Failure>, asked skus: [String],
-                       maxBodyBytes: Int) -> Result<InventoryLevels, ShopError> {
-        switch outcome {
-        case let .failure(failure):
-            return .failure(unavailable(failure, maxBodyBytes: maxBodyBytes))
-        case let .success(answer):
-            guard answer.status == 200 else {
-                return .failure(.inventoryUnavailable(detail: "the service answered HTTP \(answer.status)", status: answer.status))
+    /// What an event asks for that must wait until the lock is released, in this order.
+    private struct Work {
+        var resume: [InventoryHTTPSession.Request] = []
+        var cancel: [InventoryHTTPSession.Request] = []
+        var complete: [(unregister: (@Sendable () -> Void)?, completion: @Sendable (Result<InventoryLevels, ShopError>) -> Void,
+                        result: Result<InventoryLevels, ShopError>)] = []
+        var armTimer = false
+    }
+
+    /// Applies one event to the table (in `state`) at the clock's time and carries out what it returns.
+    private func perform(_ event: (inout State, UInt64) -> [InventoryFlightTable.Action]) {
+        var work = Work()
+        state.withLock { state in
+            let actions = event(&state, clock())
+            prepare(actions, in: &state, work: &work)
+        }
+        carryOut(work)
+    }
+
+    /// After the lock: resumes, cancels and completes, in that order (a check's interruption
+    /// handler is unregistered just before its completion runs), then moves the timer.
+    private func carryOut(_ work: Work) {
+        for request in work.resume { request.resume() }
+        if !work.cancel.isEmpty { StderrLog.debug("inventory: no check waits on \(work.cancel.count) request(s) any more; cancelling") }
+        for request in work.cancel { request.cancel() }
+        for (unregister, completion, result) in work.complete {
+            unregister?()
+            completion(result)
+        }
+        if work.armTimer { timerQueue.async { [weak self] in self?.armOnTimerQueue() } }
+    }
+
+    /// Under the lock: makes the requests to send (so a cancel always finds its request), takes
+    /// the completions to call and the requests to cancel.
+    private func prepare(_ actions: [InventoryFlightTable.Action], in state: inout State, work: inout Work) {
+        for action in actions {
+            switch action {
+            case let .send(flight, skus, timeoutMilliseconds):
+                guard let url = InventoryStockAnswer.requestURL(base: baseURL, skus: skus) else {
+                    // Unreachable: every check's SKUs made a URL on this base (`checkInventory`).
+                    let more = state.flights.requestEnded(flight, .failed(Self.unbuildableURL(baseURL)), now: state.flights.now)
+                    prepare(more, in: &state, work: &work)
+                    continue
+                }
+                let request = session.makeRequest(url, timeoutMilliseconds: timeoutMilliseconds) { [weak self, maxBodyBytes] outcome in
+                    let end = Self.requestEnd(outcome, asked: skus, maxBodyBytes: maxBodyBytes)
+                    self?.perform { state, now in
+                        state.requests[flight] = nil
+                        return state.flights.requestEnded(flight, end, now: now)
+                    }
+                }
+                state.requests[flight] = request
+                work.resume.append(request)
+            case let .cancel(flight):
+                if let request = state.requests[flight] { work.cancel.append(request) }
+            case let .complete(check, result):
+                if let completion = state.completions.removeValue(forKey: check) {
+                    work.complete.append((state.interruptRegistrations.removeValue(forKey: check), completion, result))
+                }
+            case .wakeUp:
+                work.armTimer = true
             }
-            return Result { () throws(ShopError) in try InventoryStockAnswer.levels(from: answer.body, asked: skus) }
         }
     }
 
-    private static func unavailable(_ failure: InventoryHTTPSession.Failure, maxBodyBytes: Int) -> ShopError {
-        let detail: String
-        switch failure {
-        case .tooLarge: return .inventoryUnavailable(detail: "the answer is larger than \(maxBodyBytes) bytes", status: 200)
-        case .refused: detail = "connection refused"
-        case .unresolved: detail = "cannot resolve the service's host"
-        case .timedOut: detail = "the service did not answer in time"
-        case .connectionLost: detail = "the connection was lost before the answer was complete"
-        case .cancelled: detail = "the request was cancelled"
-        case .other(let message): detail = "the request failed: \(message)"
-        }
-        return .inventoryUnavailable(detail: detail, status: nil)
+    // MARK: - The timer
+
+    /// Arms the timer for the table's wish as it is now. Only here, on the timer queue, so two
+    /// arms can never land out of order.
+    private func armOnTimerQueue() {
+        dispatchPrecondition(condition: .onQueue(timerQueue))
+        let wanted = state.withLock { state in state.flights.wakeUps.armedAt.map { (at: $0, now: clock()) } }
+        guard let wanted else { return }
+        let delay = min(InventoryTime.left(until: wanted.at, now: wanted.now), UInt64(Int.max / 2))
+        timer.schedule(deadline: .now() + .nanoseconds(Int(delay)), leeway: .milliseconds(1))
+    }
+
+    private func timerFiredOnTimerQueue() {
+        dispatchPrecondition(condition: .onQueue(timerQueue))
+        perform { state, now in state.flights.timerFired(now: now) }
     }
 }

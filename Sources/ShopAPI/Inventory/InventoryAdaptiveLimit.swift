@@ -1,5 +1,3 @@
-// MARK: - InventoryAdaptiveLimit
-
 /// How many requests may be outstanding to the inventory service now: a limit between 1 and
 /// `ceiling` (`--inventory-max-concurrent`) that follows the service's measured latency, so checks
 /// wait (and are shed) here instead of piling up in a saturated service's own queue.
@@ -19,8 +17,8 @@
 ///   (the square root lets it grow while the service keeps up, and keeps a small queue), clamped
 ///   to 1…`ceiling`.
 ///
-/// With `adaptive: false` the limit is always `ceiling` (today's fixed limit). A value type; the
-/// owner serializes access (`HTTPInventorySource` keeps it behind a lock).
+/// With `adaptive: false` the limit is always `ceiling` (`--inventory-limit fixed`). A value type; the
+/// owner serializes access (`InventoryFlightTable` owns it, behind `HTTPInventorySource`'s lock).
 struct InventoryAdaptiveLimit: Sendable, Equatable {
     static let tolerance = 2.0
     static let recentWeight = 0.25

@@ -1,7 +1,3 @@
-import SharedSupport
-
-// MARK: - InventoryCircuitBreaker
-
 /// Stops asking an inventory service that keeps failing, and probes it until it answers again.
 ///
 /// - **Closed** (normal): every check is sent. `failureThreshold` failures in a row (refused,
@@ -10,11 +6,13 @@ import SharedSupport
 ///   longer), so a service that is down costs a check nothing and gets no load.
 /// - **Half-open** after the cool-down: the next check is sent as a single probe while the others
 ///   are still refused; its success closes the circuit, its failure opens it for another
-///   cool-down. A probe that ends without a verdict (cancelled by its client) lets the next check
-///   probe instead.
+///   cool-down. A probe that ends without a verdict (cancelled by its client, or never sent) lets
+///   the next check probe instead.
 ///
-/// Thread-safe: one lock; the clock is injected (`now`, monotonic nanoseconds) for tests.
-public final class InventoryCircuitBreaker: Sendable {
+/// A value type on the caller's clock: every event takes `now` (monotonic nanoseconds), and
+/// nothing here reads the time. The owner serializes access (`InventoryFlightTable`, behind
+/// `HTTPInventorySource`'s lock).
+public struct InventoryCircuitBreaker: Sendable, Equatable {
     /// `--inventory-circuit-failures`' default.
     public static let defaultFailureThreshold = 5
     /// `--inventory-circuit-cooldown-ms`' default.
@@ -27,14 +25,14 @@ public final class InventoryCircuitBreaker: Sendable {
         case refuse(retryAfterMs: Int)
     }
 
-    /// How a request that was sent ended, as far as the service's health goes.
+    /// How a request that was admitted ended, as far as the service's health goes.
     enum Verdict {
         case success, failure
-        /// Neither: the check's own client cancelled it before the service could answer.
+        /// Neither: the check's own client cancelled it, or it was never sent.
         case none
     }
 
-    private enum State: Equatable {
+    enum State: Equatable {
         case closed(failuresInARow: Int)
         case open(until: UInt64)
         case halfOpen
@@ -42,73 +40,63 @@ public final class InventoryCircuitBreaker: Sendable {
 
     let failureThreshold: Int
     let coolDownNanoseconds: UInt64
-    private let now: @Sendable () -> UInt64
-    private let state = Locked(State.closed(failuresInARow: 0))
-    private let opened = Locked(0)
+    private(set) var state = State.closed(failuresInARow: 0)
+    /// How many times the circuit has opened.
+    private(set) var timesOpened = 0
 
-    init(failureThreshold: Int = defaultFailureThreshold, coolDownMilliseconds: Int = defaultCoolDownMilliseconds,
-         now: @escaping @Sendable () -> UInt64) {
+    init(failureThreshold: Int = defaultFailureThreshold, coolDownMilliseconds: Int = defaultCoolDownMilliseconds) {
         self.failureThreshold = max(1, failureThreshold)
-        coolDownNanoseconds = UInt64(max(1, coolDownMilliseconds)) * 1_000_000
-        self.now = now
+        coolDownNanoseconds = InventoryTime.nanoseconds(milliseconds: max(1, coolDownMilliseconds))
     }
 
-    /// Whether a check may go to the service now.
-    func admit() -> Admission {
-        let time = now()
-        return state.withLock { state in
-            switch state {
-            case .closed:
-                return .send(probe: false)
-            case let .open(until) where time < until:
-                return .refuse(retryAfterMs: Int((until - time + 999_999) / 1_000_000))
-            case .open:
-                state = .halfOpen
-                return .send(probe: true)
-            case .halfOpen:
-                return .refuse(retryAfterMs: Int(coolDownNanoseconds / 1_000_000))
-            }
+    /// Whether a check may go to the service at `now`.
+    mutating func admit(now: UInt64) -> Admission {
+        switch state {
+        case .closed:
+            return .send(probe: false)
+        case let .open(until) where now < until:
+            return .refuse(retryAfterMs: Int((until - now + 999_999) / InventoryTime.nanosecondsPerMillisecond))
+        case .open:
+            state = .halfOpen
+            return .send(probe: true)
+        case .halfOpen:
+            return .refuse(retryAfterMs: Int(coolDownNanoseconds / InventoryTime.nanosecondsPerMillisecond))
         }
     }
 
-    /// Records how a request admitted with `admission` ended.
-    func record(_ verdict: Verdict, probe: Bool) {
-        let time = now()
-        let didOpen = state.withLock { state -> Bool in
-            switch (verdict, state) {
-            case (.none, .halfOpen) where probe:
-                state = .open(until: time)  // the next check probes
-            case (.none, _):
-                break
-            case (.success, _):
-                if probe || state != .halfOpen { state = .closed(failuresInARow: 0) }
-            case (.failure, .halfOpen) where probe:
-                state = .open(until: time + coolDownNanoseconds)
-                return true
-            case let (.failure, .closed(failures)):
-                guard failures + 1 >= failureThreshold else {
-                    state = .closed(failuresInARow: failures + 1)
-                    break
-                }
-                state = .open(until: time + coolDownNanoseconds)
-                return true
-            case (.failure, _):
-                break  // a late failure of a request sent before the circuit opened
+    /// Records how a request admitted with `admit` (as a probe or not) ended, at `now`.
+    mutating func record(_ verdict: Verdict, probe: Bool, now: UInt64) {
+        switch (verdict, state) {
+        case (.none, .halfOpen) where probe:
+            state = .open(until: now)  // the next check probes
+        case (.none, _):
+            break
+        case (.success, _):
+            if probe || state != .halfOpen { state = .closed(failuresInARow: 0) }
+        case (.failure, .halfOpen) where probe:
+            open(now: now)
+        case let (.failure, .closed(failures)):
+            if failures + 1 >= failureThreshold {
+                open(now: now)
+            } else {
+                state = .closed(failuresInARow: failures + 1)
             }
-            return false
+        case (.failure, _):
+            break  // a late failure of a request sent before the circuit opened
         }
-        if didOpen { opened.withLock { $0 += 1 } }
     }
 
-    /// "closed", "open" or "halfOpen", and how many times the circuit has opened (`rpc.stats`).
-    var snapshot: (state: String, timesOpened: Int) {
-        let name = state.withLock { state -> String in
-            switch state {
-            case .closed: return "closed"
-            case .open: return "open"
-            case .halfOpen: return "halfOpen"
-            }
+    private mutating func open(now: UInt64) {
+        state = .open(until: InventoryTime.adding(coolDownNanoseconds, to: now))
+        timesOpened += 1
+    }
+
+    /// "closed", "open" or "halfOpen" (`rpc.stats`).
+    var stateName: String {
+        switch state {
+        case .closed: return "closed"
+        case .open: return "open"
+        case .halfOpen: return "halfOpen"
         }
-        return (name, opened.withLock { $0 })
     }
 }

@@ -3,8 +3,6 @@ import Dispatch
 import FoundationEssentials  // Data
 import SharedSupport
 
-// MARK: - InventoryHTTPSession
-
 /// One HTTP client for every request to the inventory service: libcurl's multi interface on a
 /// thread of its own (`CCurlClient.h`), with a body size limit that holds while the body arrives.
 /// libcurl is loaded when the session is made, so a server without `--inventory-url` never loads
@@ -45,22 +43,19 @@ final class InventoryHTTPSession: Sendable {
     }
 
     /// The header that tells the service how long the caller will wait for this request
-    /// (protocol.md, section 7): whole milliseconds left until the deadline when the request starts.
+    /// (protocol.md, section 7): whole milliseconds left until the deadline when it is sent.
     static let timeoutHeaderName = "X-Request-Timeout-Ms"
 
-    /// A GET of `url` with `Accept: application/json` and, unless `deadline` is `.distantFuture`,
-    /// `X-Request-Timeout-Ms` (the time left when it is resumed), not yet started: the caller keeps
-    /// it (for `cancel()`) before it calls `resume()`.
-    func makeRequest(_ url: URL, deadline: DispatchTime = .distantFuture, completion: @escaping Completion) -> Request {
-        Request(session: self, url: url.absoluteString, deadline: deadline, completion: completion)
+    /// A GET of `url` with `Accept: application/json` and, unless `timeoutMilliseconds` is nil,
+    /// `X-Request-Timeout-Ms: timeoutMilliseconds`, not yet started: the caller keeps it (for
+    /// `cancel()`) before it calls `resume()`.
+    func makeRequest(_ url: URL, timeoutMilliseconds: Int? = nil, completion: @escaping Completion) -> Request {
+        Request(session: self, url: url.absoluteString, header: Self.timeoutHeader(milliseconds: timeoutMilliseconds), completion: completion)
     }
 
-    /// The `X-Request-Timeout-Ms` line for `deadline` as seen at `now` (0 once it has passed), or
-    /// nil without a deadline.
-    static func timeoutHeader(deadline: DispatchTime, now: DispatchTime = .now()) -> String? {
-        guard deadline != .distantFuture else { return nil }
-        let left = deadline.uptimeNanoseconds > now.uptimeNanoseconds ? deadline.uptimeNanoseconds - now.uptimeNanoseconds : 0
-        return "\(timeoutHeaderName): \(left / 1_000_000)"
+    /// The `X-Request-Timeout-Ms` line for `milliseconds` (0 for a negative count), or nil without one.
+    static func timeoutHeader(milliseconds: Int?) -> String? {
+        milliseconds.map { "\(timeoutHeaderName): \(max(0, $0))" }
     }
 
     // MARK: - Request
@@ -77,14 +72,14 @@ final class InventoryHTTPSession: Sendable {
 
         private let session: InventoryHTTPSession
         private let url: String
-        private let deadline: DispatchTime
+        private let header: String?
         private let completion: Completion
         private let state = Locked(State.made)
 
-        fileprivate init(session: InventoryHTTPSession, url: String, deadline: DispatchTime, completion: @escaping Completion) {
+        fileprivate init(session: InventoryHTTPSession, url: String, header: String?, completion: @escaping Completion) {
             self.session = session
             self.url = url
-            self.deadline = deadline
+            self.header = header
             self.completion = completion
         }
 
@@ -99,7 +94,7 @@ final class InventoryHTTPSession: Sendable {
                 }
                 // The completion's context holds the request until the client's thread ends it.
                 let context = Unmanaged.passRetained(self).toOpaque()
-                let id = shop_http_get(session.client, url, InventoryHTTPSession.timeoutHeader(deadline: deadline), { context, result in
+                let id = shop_http_get(session.client, url, header, { context, result in
                     guard let context, let result else { return }
                     let request = Unmanaged<Request>.fromOpaque(context).takeRetainedValue()
                     request.end(with: Request.outcome(result.pointee))

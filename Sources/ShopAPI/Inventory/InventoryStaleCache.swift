@@ -1,5 +1,3 @@
-// MARK: - InventoryStaleCache
-
 /// The last fresh level the inventory service gave for each SKU, kept so a check the service
 /// cannot answer in time can be answered with it, marked stale with its age
 /// (`--inventory-stale-ms`; protocol.md, "Live inventory"). Never a level the service did not give.
@@ -7,7 +5,7 @@
 /// Bounded: at most `maxEntries` SKUs and `maxBytes` bytes (each entry counts its SKU's UTF-8
 /// bytes plus `entryOverheadBytes`). When full, the SKUs stored longest ago are dropped first. A
 /// level older than the caller's `maxAgeMs` is never returned. A value type; the owner serializes
-/// access (`HTTPInventorySource` keeps it behind its lock).
+/// access (`InventoryFlightTable` owns it, behind `HTTPInventorySource`'s lock).
 struct InventoryStaleCache: Sendable {
     static let defaultMaxEntries = 100_000
     static let defaultMaxBytes = 16 << 20

@@ -1,6 +1,6 @@
 /// A snapshot of what the inventory client (`HTTPInventorySource`) is doing now and has done since
 /// it started. Counts since start only grow. A value: taking it copies a few counters under the
-/// client's locks; reading it takes none.
+/// client's lock; reading it takes none.
 public struct InventoryStats: Sendable, Equatable {
     /// Requests the client lets out at once now (the adaptive limit), and the most it ever lets out.
     public var limit: Int

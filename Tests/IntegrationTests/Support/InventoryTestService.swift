@@ -54,6 +54,8 @@ final class InventoryTestService {
         let requests: Int
         let inFlight: Int
         let maxInFlight: Int
+        /// Requests held now (`/hold`, `switch hold`), waiting for `release()`.
+        let held: Int
         let closedEarly: Int
         let closedEarlyTimes: [Double]
         let requestTimes: [Double]
@@ -70,7 +72,8 @@ final class InventoryTestService {
             return nil
         }
         return Stats(requests: object["requests"] as? Int ?? -1, inFlight: object["inFlight"] as? Int ?? -1,
-                     maxInFlight: object["maxInFlight"] as? Int ?? -1, closedEarly: object["closedEarly"] as? Int ?? -1,
+                     maxInFlight: object["maxInFlight"] as? Int ?? -1, held: object["held"] as? Int ?? -1,
+                     closedEarly: object["closedEarly"] as? Int ?? -1,
                      closedEarlyTimes: object["closedEarlyTimes"] as? [Double] ?? [],
                      requestTimes: object["requestTimes"] as? [Double] ?? [], lastSkus: object["lastSkus"] as? [String] ?? [],
                      allSkus: object["allSkus"] as? [String] ?? [],
@@ -89,9 +92,15 @@ final class InventoryTestService {
         return last
     }
 
-    /// Sets how `/switch/stock` answers from now on: `"ok"`, `"delay MS"` or `"status CODE"`.
+    /// Sets how `/switch/stock` answers from now on: `"ok"`, `"delay MS"`, `"status CODE"` or
+    /// `"hold"` (until `release()`).
     func setSwitch(_ mode: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(command("switch " + mode)?["ok"] as? Bool, true, "switch \(mode)", file: file, line: line)
+    }
+
+    /// Answers every request held now (`/hold`, `switch hold`); later ones are held again.
+    func release(file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(command("release")?["ok"] as? Bool, true, "release", file: file, line: line)
     }
 
     private func command(_ name: String) -> [String: Any]? {

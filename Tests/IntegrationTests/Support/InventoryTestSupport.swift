@@ -29,6 +29,23 @@ extension XCTestCase {
     }
 }
 
+extension XCTestCase {
+    /// Polls `rpc.stats`' inventory section until `condition` holds; returns the last one seen.
+    /// `timeout` is a hang guard: the condition is one the server reaches whatever its speed.
+    func waitForInventoryStats(_ server: ServerProcess, timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line,
+                               until condition: ([String: Any]) -> Bool) -> [String: Any]? {
+        let limit = Date().addingTimeInterval(timeout)
+        var last: [String: Any]?
+        repeat {
+            last = inventoryStats(server, file: file, line: line)
+            if let last, condition(last) { return last }
+            usleep(20_000)
+        } while Date() < limit
+        XCTFail("rpc.stats never reached the awaited state: \(last ?? [:])", file: file, line: line)
+        return last
+    }
+}
+
 /// An `inventory.check` request for `skus`, with `_meta.deadlineMs` when given.
 func inventoryCheck(_ id: Int, _ skus: [String], deadlineMs: Int? = nil) -> String {
     var params: [String: Any] = ["skus": skus]

@@ -60,6 +60,18 @@ export class RPCError extends Error {
 export class ParseError extends RPCError {}
 export class InvalidRequestError extends RPCError {}
 export class MethodNotFoundError extends RPCError {}
+
+/**
+ * The server was started without the method's scope (`--read-only`, `--allow`), so it did nothing.
+ * A `MethodNotFoundError` (same code, -32601) whose `scope` names the scope the method needs.
+ */
+export class MethodNotAllowedError extends MethodNotFoundError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    /** The scope the method needs, e.g. `"write"`. */
+    this.scope = this.data.scope;
+  }
+}
 export class InternalError extends RPCError {}
 export class ShuttingDownError extends RPCError {}
 
@@ -188,6 +200,7 @@ const CLASS_BY_TYPE = new Map([
   ['MessageTooLarge', InvalidRequestError],
   ['DuplicateId', InvalidRequestError],
   ['MethodNotFound', MethodNotFoundError],
+  ['MethodNotAllowed', MethodNotAllowedError],
   ['InvalidParams', InvalidParamsError],
   ['InternalError', InternalError],
   ['DeadlineExceeded', DeadlineExceededError],

@@ -1,22 +1,33 @@
 // A JSON-RPC 2.0 client over a pair of byte streams (NDJSON framing), as shop-rpc speaks it.
 //
-// Threading: none. Every member below is touched on the event loop only; stream callbacks, timers
-// and abort listeners all run there, so no state needs a lock. Each call settles exactly once:
-// every path (reply, local timeout, abort, lost connection) goes through `#settle`, which ignores
-// all but the first. Frames go out through a `FrameWriter`, which waits for 'drain' when the server
-// is not reading; a call settled while its request is still queued is never sent.
+// The pieces, one file each: wire-messages.js (what is written), pending-call.js (one call until it
+// settles), call-table.js (the calls awaiting replies), message-router.js (what is read),
+// frame-writer.js (writing under back-pressure), server-process.js (a spawned server). This file
+// joins them: the public API, the events, and losing and closing the connection.
+//
+// Threading: none. Every member is touched on the event loop only; stream callbacks, timers and abort
+// listeners all run there, so no state needs a lock. Each call settles exactly once: every path
+// (reply, local timeout, abort, lost connection) goes through `#settle`, which ignores all but the
+// first. A call settled while its request is still queued is never sent.
 
 import { EventEmitter } from 'node:events';
-import { performance } from 'node:perf_hooks';
-import {
-  ConnectionLostError,
-  DeadlineExceededError,
-  ErrorCode,
-  RequestCancelledError,
-  errorFromReply,
-} from './errors.js';
+import { ConnectionLostError } from './errors.js';
+import { CallTable } from './call-table.js';
 import { FrameWriter } from './frame-writer.js';
 import { LineDecoder, encodeLine } from './line-framing.js';
+import { MessageRouter } from './message-router.js';
+import { PendingCall } from './pending-call.js';
+import { ServerProcess, settlesWithin } from './server-process.js';
+import {
+  PROGRESS_NOTIFICATION,
+  cancelMessage,
+  notificationMessage,
+  refusalOfServerRequest,
+  renderRequests,
+  requestMessage,
+  validateCall,
+  withMeta,
+} from './wire-messages.js';
 
 /** Tuning, overridable per client. */
 const DEFAULT_OPTIONS = Object.freeze({
@@ -29,10 +40,6 @@ const DEFAULT_OPTIONS = Object.freeze({
   /** `close()`: how long SIGTERM may take (the server's own grace is 2 s) before SIGKILL. */
   killGraceMs: 2500,
 });
-
-const STDERR_TAIL_CHARS = 8192;
-const PROGRESS_NOTIFICATION = 'notifications/progress';
-const CANCEL_NOTIFICATION = '$/cancelRequest';
 
 /**
  * @typedef {object} CallOptions
@@ -73,24 +80,15 @@ export class RPCClient extends EventEmitter {
   #writable;
   /** Writes whole frames to `#writable` in order, waiting for 'drain'. */
   #writer;
-  /** @type {import('node:child_process').ChildProcess | null} */
-  #child = null;
+  /** @type {ServerProcess | null} */
+  #server = null;
   #options;
   #decoder = new LineDecoder();
-  #nextId = 1;
-  /** id → call awaiting its reply. */
-  #pending = new Map();
-  /** progress token → call. */
-  #pendingByProgressToken = new Map();
-  /** Ids settled locally (timeout, abort) whose server reply is still due; it is dropped silently. */
-  #abandonedIds = new Set();
+  #calls = new CallTable();
+  #router;
   /** Set once: after it, every call is rejected with it. */
   #lostError = null;
   #closing = null;
-  #exitStatus = null;
-  #childDone = null;
-  #stderrTail = '';
-  #idleWaiters = [];
   #listeners = [];
 
   /**
@@ -112,27 +110,20 @@ export class RPCClient extends EventEmitter {
       throw new TypeError('needs { readable, writable } streams or { process } with piped stdin and stdout');
     }
     this.#writer = new FrameWriter(this.#writable);
+    this.#router = new MessageRouter(this.#calls, {
+      onReply: (call, error, result) => this.#settle(call, error, result),
+      onNotification: (method, params) => this.#onNotification(method, params),
+      onServerRequest: (request) => this.#onServerRequest(request),
+      onProtocolError: (error) => this.#callUser('protocolError', () => this.emit('protocolError', error)),
+    });
     this.#listen(this.#readable, 'data', (chunk) => this.#onData(chunk));
     this.#listen(this.#readable, 'end', () => this.#onReadableEnd());
     this.#listen(this.#writable, 'error', (error) => this.#onStreamError(error));
     if (child) {
-      this.#child = child;
       this.#listen(this.#readable, 'error', () => {}); // the child's 'close' reports the loss
-      this.#childDone = new Promise((resolve) => {
-        child.once('close', (code, signal) => {
-          this.#onChildExit(code, signal);
-          resolve();
-        });
-        child.on('error', (error) => {
-          if (child.pid !== undefined) return; // a failed kill(); the process is still ours
-          this.#onChildExit(null, null, error);
-          resolve();
-        });
-      });
-      child.stderr?.setEncoding('utf8');
-      child.stderr?.on('data', (text) => {
-        this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL_CHARS);
-        this.#callUser('stderr', () => this.emit('stderr', text));
+      this.#server = new ServerProcess(child, {
+        onExit: (code, signal, spawnError) => this.#onServerExit(code, signal, spawnError),
+        onStderr: (text) => this.#callUser('stderr', () => this.emit('stderr', text)),
       });
     } else {
       this.#listen(this.#readable, 'error', (error) => this.#onStreamError(error));
@@ -217,22 +208,22 @@ export class RPCClient extends EventEmitter {
 
   /** The server's process id when the client spawned it. */
   get pid() {
-    return this.#child?.pid;
+    return this.#server?.pid;
   }
 
   /** The child process, when the client owns one. */
   get childProcess() {
-    return this.#child;
+    return this.#server?.child ?? null;
   }
 
   /** `{ code, signal }` once the spawned server has exited, else `null`. */
   get exitStatus() {
-    return this.#exitStatus && { ...this.#exitStatus };
+    return this.#server?.exitStatus ?? null;
   }
 
   /** Calls awaiting a reply (including those whose request is still queued). */
   get pendingCount() {
-    return this.#pending.size;
+    return this.#calls.size;
   }
 
   /** Frames (requests, batches, notifications) waiting for the server's input to drain. */
@@ -245,65 +236,33 @@ export class RPCClient extends EventEmitter {
   /**
    * Validates, serialises and registers one call, or rejects it at once (returning null) when it
    * cannot be sent.
+   * @returns {{ call: PendingCall, json: string } | null}
    */
   #start(method, params, options, resolve, reject) {
-    const { timeoutMs, signal, onProgress } = options ?? {};
-    let id;
-    let progressToken;
+    let call;
     let json;
     try {
+      const { timeoutMs, signal, onProgress } = options ?? {};
       validateCall(method, timeoutMs, onProgress);
       const unusable = this.#unusableError();
       if (unusable) throw unusable;
-      id = this.#nextId++;
-      if (signal?.aborted) throw cancelledLocally(method, id, signal);
-      progressToken = onProgress ? `progress-${id}` : undefined;
-      json = JSON.stringify(requestMessage(id, method, withMeta(params, timeoutMs, progressToken)));
+      call = new PendingCall(this.#calls.nextId(), method, { timeoutMs, signal, onProgress }, resolve, reject);
+      if (signal?.aborted) throw call.cancelledError();
+      json = JSON.stringify(requestMessage(call.id, method, withMeta(params, timeoutMs, call.progressToken)));
     } catch (error) {
       reject(error);
       return null;
     }
-    const call = {
-      id,
-      method,
-      resolve,
-      reject,
-      timeoutMs,
-      signal,
-      onProgress,
-      progressToken,
-      startedAt: performance.now(),
-      settled: false,
-      timeoutTimer: null,
-      cancelTimer: null,
-      onAbort: null,
-      /** The frame carrying the request; until it is sent, settling the call drops the request. */
-      frame: null,
-    };
-    if (timeoutMs !== undefined) {
-      call.timeoutTimer = setTimeout(() => this.#expire(call), timeoutMs + this.#options.timeoutMarginMs);
-    }
-    if (signal) {
-      call.onAbort = () => this.#abort(call);
-      signal.addEventListener('abort', call.onAbort, { once: true });
-    }
-    this.#pending.set(id, call);
-    if (call.progressToken !== undefined) this.#pendingByProgressToken.set(call.progressToken, call);
+    call.armDeadline(this.#options.timeoutMarginMs, (expired) => this.#expire(expired));
+    call.listenForAbort((aborted) => this.#abort(aborted));
+    this.#calls.add(call);
     return { call, json };
   }
 
   /** The one place a call settles. Returns false when it had settled already. */
   #settle(call, error, result) {
-    if (call.settled) return false;
-    call.settled = true;
-    clearTimeout(call.timeoutTimer);
-    clearTimeout(call.cancelTimer);
-    if (call.onAbort) call.signal.removeEventListener('abort', call.onAbort);
-    this.#pending.delete(call.id);
-    if (call.progressToken !== undefined) this.#pendingByProgressToken.delete(call.progressToken);
-    if (error) call.reject(error);
-    else call.resolve(result);
-    if (this.#pending.size === 0) this.#wakeIdleWaiters();
+    if (!call.settle(error, result)) return false;
+    this.#calls.remove(call);
     return true;
   }
 
@@ -312,16 +271,8 @@ export class RPCClient extends EventEmitter {
    * when the request is still queued, drop it unsent.
    */
   #expire(call) {
-    const unsent = isUnsent(call);
-    const elapsedMs = Math.round(performance.now() - call.startedAt);
-    const why = unsent ? 'the server was not reading its input, so the request was never sent' : 'no reply from the server';
-    const error = new DeadlineExceededError(
-      ErrorCode.DeadlineExceeded,
-      `${call.method} did not complete within ${call.timeoutMs} ms (${why})`,
-      { type: 'DeadlineExceeded', method: call.method, deadlineMs: call.timeoutMs, elapsedMs, local: true },
-      { requestId: call.id, method: call.method },
-    );
-    if (unsent) this.#settle(call, error);
+    const error = call.deadlineError();
+    if (call.unsent) this.#settle(call, error);
     else if (this.#settleLocally(call, error)) this.#sendCancel(call.id);
   }
 
@@ -332,26 +283,26 @@ export class RPCClient extends EventEmitter {
    */
   #abort(call) {
     if (call.settled) return;
-    if (isUnsent(call)) {
-      this.#settle(call, cancelledLocally(call.method, call.id, call.signal));
+    if (call.unsent) {
+      this.#settle(call, call.cancelledError());
       return;
     }
     this.#sendCancel(call.id);
-    const rejectLocally = () => this.#settleLocally(call, cancelledLocally(call.method, call.id, call.signal));
-    if (this.#options.cancelGraceMs > 0) call.cancelTimer = setTimeout(rejectLocally, this.#options.cancelGraceMs);
+    const rejectLocally = () => this.#settleLocally(call, call.cancelledError());
+    if (this.#options.cancelGraceMs > 0) call.after(this.#options.cancelGraceMs, rejectLocally);
     else rejectLocally();
   }
 
   /** Settles a call whose request was sent; the server's reply, when it comes, is dropped. */
   #settleLocally(call, error) {
     if (!this.#settle(call, error)) return false;
-    this.#abandonedIds.add(call.id);
+    this.#calls.abandon(call.id);
     return true;
   }
 
   #sendCancel(id) {
     if (this.#lostError) return;
-    this.#writer.enqueue(encodeLine(notificationMessage(CANCEL_NOTIFICATION, { id })));
+    this.#writer.enqueue(encodeLine(cancelMessage(id)));
   }
 
   #unusableError() {
@@ -363,67 +314,21 @@ export class RPCClient extends EventEmitter {
 
   #onData(chunk) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    for (const line of this.#decoder.decode(bytes)) this.#onLine(line);
-  }
-
-  #onLine(line) {
-    let message;
-    try {
-      message = JSON.parse(line);
-    } catch (error) {
-      this.#reportProtocolError(new Error(`the server sent a line that is not JSON: ${error.message}`, { cause: error }));
-      return;
-    }
-    if (Array.isArray(message)) for (const element of message) this.#onMessage(element);
-    else this.#onMessage(message);
-  }
-
-  #onMessage(message) {
-    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
-      this.#reportProtocolError(new Error(`the server sent a message that is not an object: ${JSON.stringify(message)}`));
-    } else if (typeof message.method === 'string') {
-      if ('id' in message) this.#onServerRequest(message);
-      else this.#onNotification(message.method, message.params);
-    } else if ('id' in message && ('result' in message || 'error' in message)) {
-      this.#onReply(message);
-    } else {
-      this.#reportProtocolError(new Error(`the server sent a message that is neither reply nor notification`));
-    }
-  }
-
-  #onReply(reply) {
-    const call = this.#pending.get(reply.id);
-    if (!call) {
-      if (this.#abandonedIds.delete(reply.id)) return;
-      const error =
-        reply.error != null
-          ? errorFromReply(reply.error, { requestId: reply.id })
-          : new Error(`the server sent a reply for id ${JSON.stringify(reply.id)}, which no call awaits`);
-      this.#reportProtocolError(error);
-      return;
-    }
-    if (reply.error != null) this.#settle(call, errorFromReply(reply.error, { requestId: call.id, method: call.method }));
-    else this.#settle(call, null, reply.result);
+    for (const line of this.#decoder.decode(bytes)) this.#router.route(line);
   }
 
   #onNotification(method, params) {
     this.#callUser('notification', () => this.emit('notification', method, params));
     if (method !== PROGRESS_NOTIFICATION) return;
     this.#callUser('progress', () => this.emit('progress', params));
-    const call = this.#pendingByProgressToken.get(params?.progressToken);
+    const call = this.#calls.forProgressToken(params?.progressToken);
     if (call) this.#callUser('onProgress', () => call.onProgress(params));
   }
 
   /** The server does not send requests; answer one anyway, as JSON-RPC requires. */
   #onServerRequest(request) {
     if (this.#lostError || this.#closing) return;
-    this.#writer.enqueue(
-      encodeLine({
-        jsonrpc: '2.0',
-        id: request.id,
-        error: { code: ErrorCode.MethodNotFound, message: `the client has no method ${request.method}` },
-      }),
-    );
+    this.#writer.enqueue(encodeLine(refusalOfServerRequest(request)));
   }
 
   /**
@@ -449,11 +354,8 @@ export class RPCClient extends EventEmitter {
         console.error("shop-rpc: a 'callbackError' listener threw", listenerError);
       }
     }
-    console.error(`shop-rpc: ${describeSource(source)} threw; the client carries on`, error);
-  }
-
-  #reportProtocolError(error) {
-    this.#callUser('protocolError', () => this.emit('protocolError', error));
+    const what = source === 'onProgress' ? 'an onProgress callback' : `a '${source}' listener`;
+    console.error(`shop-rpc: ${what} threw; the client carries on`, error);
   }
 
   // MARK: - Writing
@@ -467,8 +369,8 @@ export class RPCClient extends EventEmitter {
   // MARK: - Losing the connection
 
   #onReadableEnd() {
-    for (const line of this.#decoder.end()) this.#onLine(line);
-    if (!this.#child) this.#connectionLost(new ConnectionLostError("the server's output stream ended"));
+    this.#routeLastLine();
+    if (!this.#server) this.#connectionLost(new ConnectionLostError("the server's output stream ended"));
     // A child's 'close' follows its stdout's end and reports the exit status.
   }
 
@@ -479,13 +381,12 @@ export class RPCClient extends EventEmitter {
   }
 
   #onStreamError(error) {
-    if (this.#child) return; // EPIPE on a dead child's stdin: its 'close' reports the loss.
+    if (this.#server) return; // EPIPE on a dead child's stdin: its 'close' reports the loss.
     this.#connectionLost(new ConnectionLostError(`the connection failed: ${error.message}`, { cause: error }));
   }
 
-  #onChildExit(code, signal, spawnError) {
-    this.#exitStatus = { code, signal };
-    for (const line of this.#decoder.end()) this.#onLine(line);
+  #onServerExit(code, signal, spawnError) {
+    this.#routeLastLine();
     const how = spawnError
       ? `could not be started: ${spawnError.message}`
       : signal
@@ -495,20 +396,25 @@ export class RPCClient extends EventEmitter {
       new ConnectionLostError(`the shop-rpc server ${how}`, {
         exitCode: code,
         signal,
-        stderr: this.#stderrTail,
+        stderr: this.#server.stderrTail,
         cause: spawnError,
       }),
     );
+  }
+
+  /** The output ended: its last line may lack its `\n`. */
+  #routeLastLine() {
+    for (const line of this.#decoder.end()) this.#router.route(line);
   }
 
   /** Rejects every pending call with `error`, at once; later calls are rejected with it too. */
   #connectionLost(error) {
     if (this.#lostError) return;
     this.#lostError = error;
-    for (const call of [...this.#pending.values()]) this.#settle(call, error);
+    for (const call of this.#calls.calls()) this.#settle(call, error);
     this.#writer.dispose();
-    this.#abandonedIds.clear();
-    this.#wakeIdleWaiters();
+    this.#calls.forgetAbandoned();
+    this.#calls.wakeIdleWaiters();
     this.#callUser('close', () => this.emit('close', error));
   }
 
@@ -517,112 +423,16 @@ export class RPCClient extends EventEmitter {
   async #shutDown() {
     this.#writer.end(); // after the frames still queued
     const { closeTimeoutMs, killGraceMs } = this.#options;
-    if (this.#child) {
-      if (!(await settlesWithin(this.#childDone, closeTimeoutMs))) {
-        this.#child.kill('SIGTERM');
-        if (!(await settlesWithin(this.#childDone, killGraceMs))) {
-          this.#child.kill('SIGKILL');
-          await this.#childDone;
-        }
-      }
-      return { ...this.#exitStatus };
-    }
-    if (this.#pending.size > 0) await settlesWithin(this.#whenIdle(), closeTimeoutMs);
+    if (this.#server) return this.#server.stop({ closeTimeoutMs, killGraceMs });
+    if (this.#calls.size > 0 && !this.#lostError) await settlesWithin(this.#calls.whenIdle(), closeTimeoutMs);
     this.#connectionLost(new ConnectionLostError('the client was closed before the server replied'));
     for (const [emitter, event, listener] of this.#listeners) emitter.removeListener(event, listener);
     this.#listeners = [];
     return { code: null, signal: null };
   }
 
-  /** Resolves when no call is pending, or the connection is gone. */
-  #whenIdle() {
-    return new Promise((resolve) => {
-      if (this.#pending.size === 0 || this.#lostError) resolve();
-      else this.#idleWaiters.push(resolve);
-    });
-  }
-
-  #wakeIdleWaiters() {
-    const waiters = this.#idleWaiters;
-    this.#idleWaiters = [];
-    for (const wake of waiters) wake();
-  }
-
   #listen(emitter, event, listener) {
     emitter.on(event, listener);
     this.#listeners.push([emitter, event, listener]);
-  }
-}
-
-// MARK: - Helpers
-
-/** True while the call's request waits in the queue: settling it then means it is never sent. */
-function isUnsent(call) {
-  return call.frame !== null && !call.frame.sent;
-}
-
-/** The frame for `requests`, rendered when its turn to be written comes: calls settled by then are left out. */
-function renderRequests(requests, asBatch) {
-  const live = requests.filter(({ call }) => !call.settled);
-  if (live.length === 0) return null;
-  return asBatch ? `[${live.map(({ json }) => json).join(',')}]\n` : `${live[0].json}\n`;
-}
-
-function describeSource(source) {
-  return source === 'onProgress' ? 'an onProgress callback' : `a '${source}' listener`;
-}
-
-function validateCall(method, timeoutMs, onProgress) {
-  if (typeof method !== 'string') throw new TypeError('method must be a string');
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
-    throw new RangeError(`timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`);
-  }
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError('onProgress must be a function');
-}
-
-function requestMessage(id, method, params) {
-  return params == null ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-}
-
-function notificationMessage(method, params) {
-  return params == null ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-}
-
-/**
- * Adds `_meta.deadlineMs` / `_meta.progressToken` to by-name params, without touching the caller's
- * object. By-position params cannot carry `_meta`: the deadline is then enforced locally only.
- */
-function withMeta(params, timeoutMs, progressToken) {
-  if (timeoutMs === undefined && progressToken === undefined) return params;
-  const byName = params == null ? {} : params;
-  if (typeof byName !== 'object' || Array.isArray(byName)) {
-    if (progressToken !== undefined) throw new TypeError('onProgress needs params given by name (an object)');
-    return params;
-  }
-  const meta = byName._meta !== null && typeof byName._meta === 'object' ? { ...byName._meta } : {};
-  if (timeoutMs !== undefined) meta.deadlineMs = Math.ceil(timeoutMs);
-  if (progressToken !== undefined) meta.progressToken = progressToken;
-  return { ...byName, _meta: meta };
-}
-
-function cancelledLocally(method, requestId, signal) {
-  return new RequestCancelledError(
-    ErrorCode.Cancelled,
-    `${method} was cancelled by the client`,
-    { type: 'Cancelled', method, local: true },
-    { requestId, method, cause: signal?.reason },
-  );
-}
-
-/** True when `promise` settles within `ms`; the timer never outlives the wait. */
-async function settlesWithin(promise, ms) {
-  let timer;
-  const timeout = new Promise((resolve) => {
-    timer = setTimeout(resolve, ms, false);
-  });
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -10,6 +10,7 @@ import {
   InvalidRequestError,
   InventoryUnavailableError,
   MethodNotFoundError,
+  MethodNotAllowedError,
   NotFoundError,
   OutOfStockError,
   ParseError,
@@ -29,6 +30,7 @@ test('errorFromReply_eachDataType_mapsToItsClass', () => {
     [-32600, 'MessageTooLarge', InvalidRequestError],
     [-32600, 'DuplicateId', InvalidRequestError],
     [-32601, 'MethodNotFound', MethodNotFoundError],
+    [-32601, 'MethodNotAllowed', MethodNotAllowedError],
     [-32602, 'InvalidParams', InvalidParamsError],
     [-32603, 'InternalError', InternalError],
     [-32001, 'DeadlineExceeded', DeadlineExceededError],
@@ -61,6 +63,13 @@ test('errorFromReply_inventoryUnavailable_carriesDetailAndStatus', () => {
   assert.equal(error.detail, 'HTTP 503');
   assert.equal(error.status, 503);
   assert.ok(errorFromReply({ code: 1009, message: 'm' }) instanceof InventoryUnavailableError);
+});
+
+test('errorFromReply_methodNotAllowed_isAMethodNotFound_carryingItsScope', () => {
+  const error = errorFromReply({ code: -32601, message: 'm', data: { type: 'MethodNotAllowed', method: 'cart.add', scope: 'write' } });
+  assert.ok(error instanceof MethodNotAllowedError && error instanceof MethodNotFoundError);
+  assert.equal(error.scope, 'write');
+  assert.equal(error.method, 'cart.add');
 });
 
 test('errorFromReply_dataTypeDisagreesWithCode_typeWins', () => {

@@ -13,7 +13,7 @@ from .client import ShopClient
 from .errors import (CartEmptyError, ClientClosedError, ClientDeadlineExceededError, ConnectionLostError,
                      DeadlineExceededError, DuplicateIdError, ErrorCode, FramingError, IdempotencyConflictError,
                      InternalError, InvalidCursorError, InvalidParamsError, InventoryUnavailableError, InvalidQuantityError, StoreBusyError,
-                     InvalidRequestError, MessageTooLargeError, MethodNotFoundError, NotFoundError, OutOfStockError,
+                     InvalidRequestError, MessageTooLargeError, MethodNotAllowedError, MethodNotFoundError, NotFoundError, OutOfStockError,
                      ParseError, RequestCancelledError, RPCError, ShopError, ShuttingDownError, StorageError,
                      StoreInterruptedError, error_from_wire)
 from .models import (Cart, CartLine, InventoryLevels, LatencyQuantiles, MethodStats, NotificationHandler, Order, OrderPage,
@@ -27,7 +27,7 @@ __all__ = [
     "ShopClient", "AsyncShopClient", "PendingCall", "find_server_binary", "ServerNotFoundError",
     # errors
     "ErrorCode", "RPCError", "ParseError", "FramingError", "InvalidRequestError", "MessageTooLargeError",
-    "DuplicateIdError", "MethodNotFoundError", "InvalidParamsError", "InternalError", "DeadlineExceededError",
+    "DuplicateIdError", "MethodNotFoundError", "MethodNotAllowedError", "InvalidParamsError", "InternalError", "DeadlineExceededError",
     "ClientDeadlineExceededError", "ShuttingDownError", "RequestCancelledError", "ShopError", "NotFoundError",
     "OutOfStockError", "InvalidQuantityError", "CartEmptyError", "IdempotencyConflictError", "InvalidCursorError",
     "StoreInterruptedError", "StorageError", "InventoryUnavailableError", "StoreBusyError", "ConnectionLostError", "ClientClosedError", "error_from_wire",

@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-import itertools
 import logging
 import subprocess
 import threading
-from concurrent.futures import Future
-from concurrent.futures import wait as wait_for_futures
+import time
+from concurrent.futures import CancelledError, Future
+from concurrent.futures import TimeoutError as FutureTimeoutError
 from typing import IO, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+from .call_outcome import CallOutcome
 from .call_record import CallRecord
+from .call_table import DEFAULT_CLOSE_TIMEOUT, DEFAULT_TIMEOUT_MARGIN, CallTable, lost_connection_error
 from .deadlines import DeadlineWatcher
 from .dispatch import MessageRouter
 from .errors import ClientClosedError, ConnectionLostError
 from .framing import encode_message
-from .messages import Params, cancel_notification, deadline_ms_for, notification, request, with_meta
+from .line_reader import line_reader_for
+from .messages import Params, cancel_notification, notification
 from .models import NotificationHandler, ProgressCallback
 from .pending_call import PendingCall
+from .reply_reader import ReplyReader
 from .server import find_server_binary
 from .shop_api import ShopMethods
 
@@ -25,19 +29,17 @@ __all__ = ["ShopClient"]
 
 log = logging.getLogger("shoprpc")
 
-#: Seconds the client waits past a call's ``timeout`` for the server's own deadline reply.
-DEFAULT_TIMEOUT_MARGIN = 0.5
-#: Seconds ``close()`` waits for a clean exit before terminating the server.
-DEFAULT_CLOSE_TIMEOUT = 5.0
 
-
-class ShopClient(ShopMethods, MessageRouter):
+class ShopClient(ShopMethods):
     """A JSON-RPC 2.0 client for shop-rpc over NDJSON: spawns the server, or attaches to two binary streams.
 
     Thread-safe: any number of threads may call at once. Writes are serialised by one lock (one whole
-    message per write); one background reader thread ("shoprpc.reader") matches replies to calls by id,
-    never by order. Progress callbacks and ``on_notification`` run on the reader thread: they must not
-    block, nor make blocking calls on this client.
+    message per write); replies are matched to calls by id, never by order. A thread waiting for its
+    reply reads the server's output itself while no other thread is reading it, so a lone caller is
+    answered without a thread handoff; while other calls are in flight, a background thread
+    ("shoprpc.reader") reads (see :class:`~shoprpc.reply_reader.ReplyReader`). Progress callbacks and
+    ``on_notification`` run on whichever of these threads read the message: they must not block, nor
+    call this client (that raises ``RuntimeError``).
 
     Use as a context manager, or call :meth:`close`::
 
@@ -63,7 +65,8 @@ class ShopClient(ShopMethods, MessageRouter):
 
         ``stderr`` is passed to :class:`subprocess.Popen` (default: inherited). ``on_notification(method,
         params)`` receives server notifications other than a call's progress. ``timeout_margin`` is how
-        long past a call's timeout the client waits before failing it locally.
+        long past a call's timeout the client waits before failing it locally. An attached ``reader`` with a
+        file descriptor is read through it, from its start: nothing else may read it.
         """
         if (reader is None) != (writer is None):
             raise ValueError("give both reader and writer, or neither")
@@ -78,23 +81,15 @@ class ShopClient(ShopMethods, MessageRouter):
             reader, writer = self.process.stdout, self.process.stdin
         elif args or binary:
             raise ValueError("args and binary apply to a spawned server, not to attached streams")
-        self._reader: IO[bytes] = reader
         self._writer: IO[bytes] = writer  # guarded by _write_lock
         self._write_lock = threading.Lock()
         self._writer_closed = False  # guarded by _write_lock
-        self._state_lock = threading.Lock()
-        self._pending: Dict[Any, CallRecord] = {}  # guarded by _state_lock
-        self._by_progress_token: Dict[Any, CallRecord] = {}  # guarded by _state_lock
-        self._ids = itertools.count(1)  # guarded by _state_lock
-        self._lost: Optional[ConnectionLostError] = None  # guarded by _state_lock; set once
-        self._closed = False  # guarded by _state_lock
         self._close_lock = threading.Lock()
-        self._on_notification = on_notification
-        self._timeout_margin = timeout_margin
         self._close_timeout = close_timeout
+        self._table = CallTable(timeout_margin, lambda: self.returncode)
         self._deadlines = DeadlineWatcher(self._expire)
-        self._reader_thread = threading.Thread(target=self._read_loop, name="shoprpc.reader", daemon=True)
-        self._reader_thread.start()
+        self._reader = ReplyReader(line_reader_for(reader), self._table, MessageRouter(self._table, on_notification),
+                                   on_expired=self._expire, on_ended=self._output_ended)
 
     @classmethod
     def attach(cls, reader: IO[bytes], writer: IO[bytes], **options: Any) -> ShopClient:
@@ -113,13 +108,15 @@ class ShopClient(ShopMethods, MessageRouter):
         each ``notifications/progress`` params object for this call. Interrupting the wait (e.g. Ctrl-C)
         cancels the call on the server.
         """
-        pending = self.call_async(method, params, timeout, progress=progress)
+        self._reader.check_may_wait()
+        record, message = self._register(method, params, timeout, progress, CallOutcome())
+        self._send_registered([record], message)
         try:
-            return pending.result()
-        except BaseException:
-            if not pending.done():  # interrupted while waiting, not the call's own error
-                pending.cancel()
+            self._reader.wait(record)
+        except BaseException:  # interrupted while waiting, not the call's own error
+            self._cancel(record)
             raise
+        return record.future.result()
 
     def call_async(self, method: str, params: Params = None, timeout: Optional[float] = None, *,
                    progress: Optional[ProgressCallback] = None) -> PendingCall:
@@ -127,14 +124,14 @@ class ShopClient(ShopMethods, MessageRouter):
 
         Same arguments as :meth:`call`. Raises :class:`~shoprpc.ConnectionLostError` if the server is gone.
         """
-        record, message = self._register(method, params, timeout, progress)
+        record, message = self._register(method, params, timeout, progress, Future())
         self._send_registered([record], message)
-        return PendingCall(self, record)
+        self._reader.wake_background()  # the reply may be awaited through the future alone
+        return PendingCall(record, self._wait_for, self._cancel)
 
     def notify(self, method: str, params: Params = None) -> None:
         """Sends a notification (no id, never answered)."""
-        with self._state_lock:
-            self._raise_if_unusable_locked()
+        self._table.raise_if_unusable()
         self._write(encode_message(notification(method, params)))
 
     def batch(self, calls: Sequence[Tuple[str, Params]], timeout: Optional[float] = None) -> List[Any]:
@@ -144,16 +141,17 @@ class ShopClient(ShopMethods, MessageRouter):
         :class:`~shoprpc.RPCError`, or :class:`~shoprpc.ConnectionLostError`) — exceptions are returned,
         not raised. Replies are matched by id. ``timeout`` applies to each call, as in :meth:`call`.
         """
+        self._reader.check_may_wait()
         records: List[CallRecord] = []
         messages: List[Dict[str, Any]] = []
         try:
             for method, params in calls:
-                record, message = self._register(method, params, timeout, None)
+                record, message = self._register(method, params, timeout, None, CallOutcome())
                 records.append(record)
                 messages.append(message)
         except BaseException:
             for record in records:
-                self._take(record.id)
+                self._table.take(record.id)
             raise
         if not records:
             return []
@@ -161,6 +159,7 @@ class ShopClient(ShopMethods, MessageRouter):
         outcomes: List[Any] = []
         try:
             for record in records:
+                self._reader.wait(record)
                 error = record.future.exception()
                 outcomes.append(error if error is not None else record.future.result())
         except BaseException:  # interrupted while waiting: cancel what is still running
@@ -185,21 +184,19 @@ class ShopClient(ShopMethods, MessageRouter):
         calls still pending afterwards fail with :class:`~shoprpc.ClientClosedError`.
         """
         with self._close_lock:
-            with self._state_lock:
-                if self._closed:
-                    return self.returncode
-                self._closed = True
+            if not self._table.close():
+                return self.returncode
+            self._reader.wake_background()  # reads the replies to the calls in flight
             writer_closed = self._close_writer()
             if self.process is not None:
                 # The server answers the calls in flight, then exits; no grace if it never saw end of input.
                 self._wait_for_exit(self._close_timeout if writer_closed else 0)
-                self._reader_thread.join(self._close_timeout)
+                self._reader.join(self._close_timeout)
             else:  # an attached peer may never end the stream: wait only for the calls in flight
-                with self._state_lock:
-                    futures = [record.future for record in self._pending.values()]
-                wait_for_futures(futures, self._close_timeout)
-            self._connection_lost(ClientClosedError("the client was closed before the server replied"))
-            if self.process is not None and not self._reader_thread.is_alive() and self.process.stdout is not None:
+                self._wait_for_calls_in_flight(self._close_timeout)
+            self._table.lose(ClientClosedError("the client was closed before the server replied"))
+            self._deadlines.stop()
+            if self.process is not None and not self._reader.is_alive() and self.process.stdout is not None:
                 self.process.stdout.close()
             return self.returncode
 
@@ -208,6 +205,15 @@ class ShopClient(ShopMethods, MessageRouter):
 
     def __exit__(self, *exc_info: Any) -> None:
         self.close()
+
+    def _wait_for_calls_in_flight(self, timeout: float) -> None:
+        """Waits up to ``timeout`` s for every pending call's outcome (read by the background thread)."""
+        give_up = time.monotonic() + timeout
+        for outcome in self._table.futures():
+            try:
+                outcome.exception(max(give_up - time.monotonic(), 0))
+            except (FutureTimeoutError, CancelledError):
+                pass
 
     def _close_writer(self) -> bool:
         """Closes the writer (the server's stdin): end of input. Returns ``False``, leaving the writer
@@ -240,135 +246,68 @@ class ShopClient(ShopMethods, MessageRouter):
             self.process.kill()
             self.process.wait()
 
-    # MARK: - Registering and sending
+    # MARK: - Registering, sending, waiting
 
-    def _register(self, method: str, params: Params, timeout: Optional[float],
-                  progress: Optional[ProgressCallback]) -> Tuple[CallRecord, Dict[str, Any]]:
-        deadline_ms = deadline_ms_for(timeout) if timeout is not None else None
-        with self._state_lock:
-            self._raise_if_unusable_locked()
-            request_id = next(self._ids)
-            meta: Dict[str, Any] = {}
-            if deadline_ms is not None:
-                meta["deadlineMs"] = deadline_ms
-            token = f"shoprpc-{request_id}" if progress is not None else None
-            if token is not None:
-                meta["progressToken"] = token
-            message = request(request_id, method, with_meta(params, meta))
-            record = CallRecord(request_id, method, Future(), deadline_ms, token, progress)
-            self._pending[request_id] = record
-            if token is not None:
-                self._by_progress_token[token] = record
-        if timeout is not None:
-            self._deadlines.add(record.started + timeout + self._timeout_margin, request_id)
+    def _register(self, method: str, params: Params, timeout: Optional[float], progress: Optional[ProgressCallback],
+                  outcome: Any) -> Tuple[CallRecord, Dict[str, Any]]:
+        """Registers a call completing ``outcome`` (a :class:`CallOutcome`, or a ``Future`` to hand out)."""
+        record, message = self._table.register(method, params, timeout, progress, outcome)
+        self._reader.note_call()
+        if record.expiry is not None:
+            self._deadlines.add(record.expiry, record)
         return record, message
 
     def _send_registered(self, records: List[CallRecord], message: Any) -> None:
         """Writes a request (or batch) whose records are registered; unregisters them if it can't."""
         try:
-            data = encode_message(message)
-            self._write(data)
+            self._write(encode_message(message))
         except BaseException:
             for record in records:
-                self._take(record.id)
+                self._table.take(record.id)
             raise
 
     def _write(self, data: bytes) -> None:
         """Writes one whole message. Thread-safe; blocks while the server applies back-pressure."""
         with self._write_lock:
             if self._writer_closed:
-                raise self._unusable_error()
+                raise self._table.unusable_error()
             try:
                 self._writer.write(data)
                 self._writer.flush()
             except (OSError, ValueError) as error:
-                raise self._unusable_error(f"writing to the server failed: {error}") from error
+                raise self._table.unusable_error(f"writing to the server failed: {error}") from error
+
+    def _wait_for(self, record: CallRecord, timeout: Optional[float]) -> None:
+        """:class:`PendingCall`'s wait: as in :meth:`call`, bounded by ``timeout``."""
+        self._reader.check_may_wait()
+        self._reader.wait(record, timeout)
 
     def _cancel(self, record: CallRecord) -> bool:
-        with self._state_lock:
-            if self._pending.get(record.id) is not record:
-                return False
+        if not self._table.is_pending(record):
+            return False
         try:
             self._write(encode_message(cancel_notification(record.id)))
         except ConnectionLostError:
             return False
         return True
 
-    def _expire(self, request_id: Any) -> None:
-        """The local deadline passed: fail the call and tell the server. - Important: on the watcher thread."""
-        record = self._take(request_id)
-        if record is None:
+    def _expire(self, record: CallRecord) -> None:
+        """The local deadline passed: fail the call and tell the server. Called by the deadline watcher's
+        thread and by the thread waiting for the call, whichever is first."""
+        if not self._table.expire(record):
             return
-        record.fail(record.client_deadline_error())
         try:
             self._write(encode_message(cancel_notification(record.id)))
         except ConnectionLostError:
             pass
 
-    def _take(self, request_id: Any) -> Optional[CallRecord]:
-        """Removes and returns the pending call with this id, if any: whoever takes it completes it."""
-        with self._state_lock:
-            record = self._pending.pop(request_id, None)
-            if record is not None and record.progress_token is not None:
-                self._by_progress_token.pop(record.progress_token, None)
-            return record
-
-    def _raise_if_unusable_locked(self) -> None:
-        """- Important: call holding ``_state_lock``."""
-        if self._closed or self._lost is not None:
-            raise self._unusable_error()
-
-    def _unusable_error(self, reason: Optional[str] = None) -> ConnectionLostError:
-        if self._closed:
-            return ClientClosedError("the client is closed")
-        if self._lost is not None:
-            return ConnectionLostError(str(self._lost), returncode=self._lost.returncode)
-        return ConnectionLostError(reason or "the connection to the server is closed", returncode=self.returncode)
-
-    # MARK: - Reading (reader thread)
-
-    def _read_loop(self) -> None:
-        """- Important: runs on the reader thread only."""
-        reason = "the server closed its output"
-        try:
-            while True:
-                line = self._reader.readline()  # no length limit: a 50 MB reply is one readline
-                if not line:
-                    break
-                if line.strip():
-                    self._handle_line(line)
-        except (OSError, ValueError) as error:
-            reason = f"reading from the server failed: {error}"
-        except BaseException:  # pragma: no cover - a bug in dispatch: still never leave callers hanging
-            log.exception("shoprpc reader thread failed")
-            reason = "the client's reader thread failed"
-        finally:
-            self._connection_lost(self._lost_error(reason))
-
-    def _record_for_progress_token(self, token: Any) -> Optional[CallRecord]:
-        with self._state_lock:
-            return self._by_progress_token.get(token)
-
-    def _lost_error(self, reason: str) -> ConnectionLostError:
+    def _output_ended(self, reason: str) -> None:
+        """The server's output ended or failed: every pending call fails, and so do later ones."""
         returncode = None
         if self.process is not None:
             try:
                 returncode = self.process.wait(0.2)  # EOF normally means it exited; name how
             except subprocess.TimeoutExpired:
                 pass
-        if returncode is not None:
-            reason = f"the shop-rpc server exited with status {returncode}"
-        return ConnectionLostError(reason, returncode=returncode)
-
-    def _connection_lost(self, error: ConnectionLostError) -> None:
-        """Fails every pending call at once, each with its own exception; later calls fail immediately."""
-        with self._state_lock:
-            if self._lost is None:
-                self._lost = error
-            records = list(self._pending.values())
-            self._pending.clear()
-            self._by_progress_token.clear()
-        for record in records:
-            record.fail(record.connection_lost_error(error))
+        self._table.lose(lost_connection_error(reason, returncode))
         self._deadlines.stop()
-

@@ -36,7 +36,8 @@ class DeadlineWatcher:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="shoprpc.deadlines", daemon=True)
                 self._thread.start()
-            self._condition.notify()
+            if self._heap[0][0] == expiry:  # the new first expiry: the thread waits for a later one
+                self._condition.notify()
 
     def stop(self) -> None:
         """Drops every entry and ends the thread. Idempotent."""

@@ -18,6 +18,7 @@ __all__ = [
     "MessageTooLargeError",
     "DuplicateIdError",
     "MethodNotFoundError",
+    "MethodNotAllowedError",
     "InvalidParamsError",
     "InternalError",
     "DeadlineExceededError",
@@ -140,6 +141,15 @@ class DuplicateIdError(InvalidRequestError):
 
 class MethodNotFoundError(RPCError):
     """-32601 ``MethodNotFound``: no such method (``data.method`` names it)."""
+
+
+class MethodNotAllowedError(MethodNotFoundError):
+    """-32601 ``MethodNotAllowed``: the server was started without the method's scope (``--read-only``,
+    ``--allow``), so it did nothing. ``.scope`` names the scope the method needs (``"write"``)."""
+
+    @property
+    def scope(self) -> Optional[str]:
+        return self.data.get("scope")
 
 
 class InvalidParamsError(RPCError):
@@ -345,6 +355,7 @@ _BY_TYPE: Dict[str, Type[RPCError]] = {
     "MessageTooLarge": MessageTooLargeError,
     "DuplicateId": DuplicateIdError,
     "MethodNotFound": MethodNotFoundError,
+    "MethodNotAllowed": MethodNotAllowedError,
     "InvalidParams": InvalidParamsError,
     "InternalError": InternalError,
     "DeadlineExceeded": DeadlineExceededError,

@@ -3,17 +3,45 @@
 from __future__ import annotations
 
 import json
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any, List
 
-__all__ = ["encode_message", "NdjsonDecoder"]
+__all__ = ["encode_message", "decode_line", "NdjsonDecoder"]
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False)
+# JSONEncoder.encode builds a new C encoder for every message; this one is built once. Without the
+# circular check, a message that contains itself fails with RecursionError instead of ValueError.
+_C_ENCODE = (c_make_encoder(None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, False)
+             if c_make_encoder is not None else None)
 
 
 def encode_message(message: Any) -> bytes:
     """One message as one NDJSON line: compact UTF-8 JSON plus ``\\n``.
 
-    ``json.dumps`` escapes every newline inside strings, so the line never contains a raw ``\\n``.
+    The encoder escapes every newline inside strings, so the line never contains a raw ``\\n``.
     """
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
+    if _C_ENCODE is None:  # pragma: no cover - a Python without the json C accelerator
+        return (_ENCODER.encode(message) + "\n").encode("utf-8")
+    return ("".join(_C_ENCODE(message, 0)) + "\n").encode("utf-8")
+
+
+_DECODER = json.JSONDecoder()
+
+
+def decode_line(line: bytes) -> Any:
+    """The JSON value of one line (UTF-8). Raises ``ValueError`` when it is not one JSON text.
+
+    ``raw_decode`` first: for a line that is exactly one JSON text (what the server writes), it skips
+    ``json.loads``' encoding detection and whitespace scans; anything else gets ``json.loads``' verdict.
+    """
+    text = line.decode("utf-8", "surrogatepass")
+    try:
+        value, end = _DECODER.raw_decode(text)
+        if end == len(text):
+            return value
+    except ValueError:
+        pass
+    return json.loads(text)
 
 
 class NdjsonDecoder:
@@ -29,6 +57,12 @@ class NdjsonDecoder:
 
     def decode(self, chunk: bytes) -> List[bytes]:
         """Appends ``chunk`` and returns every line it completed, in order."""
+        if not self._buffer:  # the usual case: the chunk starts a line, so split it as it is
+            *lines, rest = chunk.split(b"\n")
+            if rest:
+                self._buffer += rest
+                self._scanned = len(rest)
+            return [line.rstrip(b"\r") for line in lines if line.strip()]
         self._buffer += chunk
         lines: List[bytes] = []
         start = 0

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
 __all__ = ["Params", "CANCEL_METHOD", "PROGRESS_METHOD", "deadline_ms_for", "with_meta",
-           "request", "notification", "cancel_notification", "is_reply"]
+           "request", "notification", "cancel_notification"]
 
 #: Params of a call: an object (by name, what every shop method takes), an array, or none.
 Params = Optional[Union[Mapping[str, Any], Sequence[Any]]]
@@ -40,38 +40,22 @@ def with_meta(params: Params, meta: Mapping[str, Any]) -> Params:
 
 
 def request(request_id: int, method: str, params: Params) -> Dict[str, Any]:
-    message: Dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
-    if params is not None:
-        message["params"] = params if isinstance(params, Mapping) else list(params)
-    return message
+    if params is None:
+        return {"jsonrpc": "2.0", "id": request_id, "method": method}
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": _params_value(params)}
 
 
 def notification(method: str, params: Params) -> Dict[str, Any]:
-    message: Dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-    if params is not None:
-        message["params"] = params if isinstance(params, Mapping) else list(params)
-    return message
+    if params is None:
+        return {"jsonrpc": "2.0", "method": method}
+    return {"jsonrpc": "2.0", "method": method, "params": _params_value(params)}
+
+
+def _params_value(params: Union[Mapping[str, Any], Sequence[Any]]) -> Any:
+    """By name as given (a dict, or any mapping), by position as a list."""
+    return params if type(params) is dict or isinstance(params, Mapping) else list(params)
 
 
 def cancel_notification(request_id: Any) -> Dict[str, Any]:
     """``{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":ID}}``."""
     return notification(CANCEL_METHOD, {"id": request_id})
-
-
-def is_reply(message: Any) -> bool:
-    """A response object (has ``id`` and ``result`` or ``error``, and no ``method``)."""
-    return (isinstance(message, dict) and "id" in message and "method" not in message
-            and ("result" in message or "error" in message))
-
-
-def progress_params(message: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
-    """The params of a ``notifications/progress`` message, or ``None`` for any other message."""
-    if message.get("method") != PROGRESS_METHOD:
-        return None
-    params = message.get("params")
-    return params if isinstance(params, dict) else None
-
-
-def split_incoming(message: Any) -> List[Any]:
-    """A batch reply (array) as its elements; any other message as a one-element list."""
-    return list(message) if isinstance(message, list) else [message]

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Callable, Optional
 
 from .call_record import CallRecord
 
-if TYPE_CHECKING:
-    from .client import ShopClient
-
 __all__ = ["PendingCall"]
+
+#: Returns once the call is complete; raises ``TimeoutError`` after ``timeout`` s (``None``: no limit).
+WaitForCall = Callable[[CallRecord, Optional[float]], None]
+#: Sends ``$/cancelRequest`` for the call if it is still pending; ``True`` if it was.
+CancelCall = Callable[[CallRecord], bool]
 
 
 class PendingCall:
@@ -20,9 +22,10 @@ class PendingCall:
     :class:`~shoprpc.ClientDeadlineExceededError`, or :class:`~shoprpc.ConnectionLostError`.
     """
 
-    def __init__(self, client: ShopClient, record: CallRecord) -> None:
-        self._client = client
+    def __init__(self, record: CallRecord, wait: WaitForCall, cancel: CancelCall) -> None:
         self._record = record
+        self._wait = wait
+        self._cancel = cancel
         self._future: Future[Any] = record.future
 
     @property
@@ -45,11 +48,13 @@ class PendingCall:
         ``timeout`` only bounds this wait (raising ``TimeoutError``; the call stays in flight); the call's
         own deadline is the ``timeout`` it was started with.
         """
-        return self._future.result(timeout)
+        self._wait(self._record, timeout)
+        return self._future.result(0)
 
     def exception(self, timeout: Optional[float] = None) -> Optional[BaseException]:
         """Waits like :meth:`result` and returns the call's error, or ``None`` if it succeeded."""
-        return self._future.exception(timeout)
+        self._wait(self._record, timeout)
+        return self._future.exception(0)
 
     def done(self) -> bool:
         return self._future.done()
@@ -62,7 +67,7 @@ class PendingCall:
         :class:`~shoprpc.RequestCancelledError` — unless the real result won the race, in which case
         :meth:`result` returns it (exactly one reply per request). Never blocks on the reply.
         """
-        return self._client._cancel(self._record)
+        return self._cancel(self._record)
 
     def __repr__(self) -> str:
         state = "done" if self.done() else "pending"

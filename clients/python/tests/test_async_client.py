@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import threading
 import time
 from pathlib import Path
@@ -201,3 +202,49 @@ async def test_close_serverIgnoringEndOfInput_isTerminatedAfterCloseTimeout() ->
     started = time.monotonic()
     assert await stubborn.close() == -15
     assert time.monotonic() - started < 3.0
+
+
+@run_async
+async def test_spawned_localTimeout_failsTheCall_andTheLateReplyIsDropped(server_binary: str) -> None:
+    async with spawn(server_binary, timeout_margin=0.05) as shop:
+        assert shop.process is not None
+        shop.process.send_signal(signal.SIGSTOP)  # a server that cannot answer, not even its own deadline
+        try:
+            with pytest.raises(ClientDeadlineExceededError):
+                await asyncio.wait_for(shop.catalog_get("SKU-0001", timeout=0.1), PROMPT)
+        finally:
+            shop.process.send_signal(signal.SIGCONT)
+        assert (await shop.catalog_get("SKU-0002"))["sku"] == "SKU-0002", "the late reply was dropped"
+
+
+@run_async
+async def test_spawned_stderrPipe_isTheProcessStderrStream(server_binary: str) -> None:
+    shop = spawn(server_binary, "--log-level", "info", stderr=asyncio.subprocess.PIPE)
+    async with shop:
+        assert await shop.ping() == {}
+    assert shop.process is not None and shop.process.stderr is not None
+    assert b"serving on stdin/stdout" in await asyncio.wait_for(shop.process.stderr.read(), PROMPT)
+
+
+@run_async
+async def test_paramsThatCannotBeEncoded_raiseAndLeaveNothingPending(server_binary: str) -> None:
+    async with spawn(server_binary) as shop:
+        with pytest.raises(TypeError):
+            await shop.call("catalog.get", {"sku": object()}, timeout=5)
+        assert shop._table.futures() == [], "the call was unregistered"
+        assert await shop.ping() == {}
+
+
+@run_async
+async def test_cancellingABatch_sendsCancelRequestForEachCall(peer: FakePeer) -> None:
+    client = await attach(peer)
+    batch = asyncio.ensure_future(client.batch([("a", None), ("b", None)]))
+    sent = await asyncio.get_running_loop().run_in_executor(None, peer.receive)
+    batch.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await batch
+    cancels = [await asyncio.get_running_loop().run_in_executor(None, peer.receive) for _ in sent]
+    assert sorted(c["params"]["id"] for c in cancels) == sorted(m["id"] for m in sent)
+    assert all(c["method"] == "$/cancelRequest" for c in cancels)
+    peer.end()
+    await client.close()

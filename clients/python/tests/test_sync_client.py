@@ -355,3 +355,11 @@ def test_close_serverIgnoringEndOfInput_isTerminatedAfterCloseTimeout() -> None:
     started = time.monotonic()
     assert stubborn.close() == -15, "SIGTERM after the grace period"
     assert time.monotonic() - started < 3.0
+
+
+def test_paramsThatCannotBeEncoded_raiseAndLeaveNothingPending(spawn) -> None:
+    shop = spawn()
+    with pytest.raises(TypeError):
+        shop.call("catalog.get", {"sku": object()}, timeout=5)
+    assert shop._table.futures() == [], "the call was unregistered"
+    assert shop.ping() == {}

@@ -15,7 +15,7 @@ import pytest
 
 from support import MEMORY_DB
 from shoprpc import (AsyncShopClient, CartEmptyError, DeadlineExceededError, IdempotencyConflictError,
-                     InvalidParamsError, InvalidQuantityError, MethodNotFoundError, NotFoundError, OutOfStockError,
+                     InvalidParamsError, InvalidQuantityError, MethodNotAllowedError, MethodNotFoundError, NotFoundError, OutOfStockError,
                      RequestCancelledError, RPCError, ShopClient)
 
 VECTORS_FILE = Path(__file__).resolve().parents[2] / "test-vectors.json"
@@ -24,6 +24,7 @@ VECTORS = json.loads(VECTORS_FILE.read_text())["vectors"]
 #: The exception class each data.type must map to (the shim's side of the shared contract).
 ERROR_CLASSES = {
     "MethodNotFound": MethodNotFoundError,
+    "MethodNotAllowed": MethodNotAllowedError,
     "InvalidParams": InvalidParamsError,
     "NotFound": NotFoundError,
     "OutOfStock": OutOfStockError,
