@@ -83,9 +83,9 @@ final class DatabaseFileTests: XCTestCase {
         }
     }
 
-    /// A file from the build before version 3 (no ledger, no cancellation): its orders survive the
+    /// A file from the build before version 4 (no ledger, no cancellation): its orders survive the
     /// migration, placed, and can be cancelled; the ledger starts with the first change after it.
-    func test_open_fileFromVersion2_migratesIt_keepingOrders_andCancelsThem() throws {
+    func test_open_fileFromVersion3_migratesIt_keepingOrders_andCancelsThem() throws {
         let placed: Order
         do {
             let service = try ShopService.open(path: database.path)
@@ -97,7 +97,7 @@ final class DatabaseFileTests: XCTestCase {
             DROP TABLE stock_ledger;
             ALTER TABLE orders DROP COLUMN cancelled_at;
             ALTER TABLE orders DROP COLUMN cancel_reason;
-            PRAGMA user_version = 2;
+            PRAGMA user_version = 3;
             """)
         let service = try ShopService.open(path: database.path)
         XCTAssertEqual(try connection.query("PRAGMA user_version", []) { $0.int(0) }, [SQLiteSchema.latestVersion])

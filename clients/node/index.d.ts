@@ -216,7 +216,7 @@ export class ShopClient extends RPCClient {
   catalogList(query?: { cursor?: string; limit?: number; category?: string }, options?: CallOptions): Promise<Page<Product>>;
   /** Rejects with `NotFoundError` for an unknown sku. */
   catalogGet(sku: string, options?: CallOptions): Promise<Product>;
-  /** Every word must match name, description or category as a prefix, case-insensitively. */
+  /** Products whose name and category have every word of `query` (words of 3+ letters also as prefixes), in catalog order. */
   catalogSearch(query: string, page?: { limit?: number }, options?: CallOptions): Promise<{ items: Product[] }>;
 
   /** Levels in request order, 1…100 skus; server deadline 5 s. */
@@ -287,6 +287,7 @@ export const ErrorCode: Readonly<{
   Interrupted: 1007;
   StorageError: 1008;
   InventoryUnavailable: 1009;
+  StoreBusy: 1010;
   StockOutOfRange: 1011;
   StockMismatch: 1012;
 }>;
@@ -363,6 +364,10 @@ export class InventoryUnavailableError extends ShopError {
   readonly status: number | undefined;
 }
 
+/** 1010: another writer (an import) held the store too long; nothing changed, retry shortly. */
+export class StoreBusyError extends ShopError {
+  readonly detail: string | undefined;
+}
 /** 1011: a stock change would leave the level below 0 or above `max`; nothing was changed. */
 export class StockOutOfRangeError extends ShopError {
   readonly sku: string | undefined;

@@ -24,6 +24,7 @@ export {
   CartEmptyError,
   IdempotencyConflictError,
   InventoryUnavailableError,
+  StoreBusyError,
   StockOutOfRangeError,
   StockMismatchError,
   ConnectionLostError,

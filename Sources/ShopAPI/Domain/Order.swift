@@ -12,7 +12,7 @@ public struct Order: Codable, Sendable, Equatable {
     /// The cart's lines at the moment the order was placed.
     public let lines: [CartLine]
     public let totalCents: Int
-    /// Always `"USD"`.
+    /// The store's currency (`ShopCurrency`).
     public let currency: String
     /// `"placed"` (`Order.placedStatus`) or `"cancelled"` (`Order.cancelledStatus`).
     public let status: String

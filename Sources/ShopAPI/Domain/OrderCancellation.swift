@@ -23,7 +23,8 @@ struct OrderCancellation: Sendable {
     ///    locked first (`lockOrder`), so of two cancels racing, in any processes, the second waits
     ///    for the first and then finds it cancelled.
     /// 3. Otherwise every line's quantity goes back to stock (each with its `cancellation` ledger
-    ///    row), in `StockLockOrder` (the order every stock writer keeps), and the order is marked
+    ///    row; also a product archived since, whose level is then right when it is listed again),
+    ///    in `StockLockOrder` (the order every stock writer keeps), and the order is marked
     ///    cancelled, all in the caller's transaction.
     func run(in transaction: any ShopWriteTransaction) throws -> Order {
         guard let order = try transaction.lockOrder(id: orderId) else {
@@ -33,7 +34,7 @@ struct OrderCancellation: Sendable {
         let cancelledAt = OrderStamp.timestamp(now())
         let restock = StockChangeCause.order(.cancellation, orderId: orderId, actor: actor, at: cancelledAt)
         for line in StockLockOrder.sorted(order.lines) {
-            guard try transaction.changeStock(sku: line.sku, by: line.quantity, cause: restock) != nil else {
+            guard try transaction.changeStock(sku: line.sku, by: line.quantity, onlyIfListed: false, cause: restock) != nil else {
                 throw ShopError.storage("order \(orderId) holds \(line.sku), which has no stock row")
             }
         }

@@ -18,6 +18,9 @@ struct OrderPlacement: Sendable {
     let makeOrderId: @Sendable () -> String
     /// `created_at` of an order placed now.
     let now: @Sendable () -> Date
+    /// The store's currency, the order's; nil when the service has not read it yet (the rules
+    /// then read it in the order's own transaction).
+    let currency: String?
 
     // MARK: - Rules
 
@@ -26,8 +29,10 @@ struct OrderPlacement: Sendable {
     ///    taking no stock (also after a restart); for another cart it fails with
     ///    `.idempotencyConflict`.
     /// 2. An empty cart fails with `.cartEmpty`.
-    /// 3. A line with too little stock fails with `.outOfStock` (the first such line in cart
-    ///    order, with the level seen) and changes nothing (the caller's transaction is undone).
+    /// 3. A line whose product is no longer in the catalog (archived) fails with
+    ///    `.notFound(entity: "product")`, and a line with too little stock with `.outOfStock`
+    ///    (with the level seen): the first such line in cart order decides, and nothing changes
+    ///    (the caller's transaction is undone).
     /// Otherwise takes stock for every line (each with its `sale` ledger row), stores the order
     /// under the key, empties the cart.
     func run(in transaction: any ShopOrderTransaction) throws -> Order {
@@ -43,8 +48,10 @@ struct OrderPlacement: Sendable {
         let orderId = makeOrderId()
         let createdAt = OrderStamp.timestamp(now())
         let sale = StockChangeCause.order(.sale, orderId: orderId, actor: actor, at: createdAt)
-        for line in lines where try transaction.changeStock(sku: line.sku, by: -line.quantity, cause: sale) == nil {
-            let available = try transaction.available(sku: line.sku) ?? 0
+        for line in lines where try transaction.changeStock(sku: line.sku, by: -line.quantity, onlyIfListed: true, cause: sale) == nil {
+            guard let available = try transaction.available(sku: line.sku) else {
+                throw ShopError.notFound(entity: "product", id: line.sku)
+            }
             throw ShopError.outOfStock(sku: line.sku, requested: line.quantity, available: available)
         }
         let order = Order(
@@ -52,7 +59,7 @@ struct OrderPlacement: Sendable {
             cartId: cartId,
             lines: lines,
             totalCents: lines.totalCents,
-            currency: ShopCurrency.code,
+            currency: try currency ?? transaction.catalogCurrency() ?? ShopCurrency.defaultCode,
             status: Order.placedStatus,
             createdAt: createdAt
         )

@@ -34,7 +34,7 @@ extension ShopService {
                 throw ShopError.stockOutOfRange(sku: sku, available: available, delta: delta, max: maxStock)
             }
             let cause = StockChangeCause.operation(.init(reason), source: Self.adjustSource, actor: actor, at: OrderStamp.timestamp(now()))
-            guard let level = try transaction.changeStock(sku: sku, by: delta, cause: cause) else {
+            guard let level = try transaction.changeStock(sku: sku, by: delta, onlyIfListed: false, cause: cause) else {
                 throw ShopError.storage("the stock row of \(sku) changed under its lock")
             }
             return StockLevel(sku: sku, available: level)
@@ -72,7 +72,7 @@ extension ShopService {
             }
             if available != current {
                 let cause = StockChangeCause.operation(.set, source: Self.setSource, actor: actor, at: OrderStamp.timestamp(now()))
-                guard try transaction.changeStock(sku: sku, by: available - current, cause: cause) == available else {
+                guard try transaction.changeStock(sku: sku, by: available - current, onlyIfListed: false, cause: cause) == available else {
                     throw ShopError.storage("the stock row of \(sku) changed under its lock")
                 }
             }

@@ -18,17 +18,18 @@ protocol ShopWriteTransaction: ShopReadTransaction {
 
     /// The level of `sku`, its row locked against every other writer (in any process) until this
     /// transaction ends, so a read-check-write of the level (`admin.stock.set`) is not overtaken;
-    /// nil for an unknown SKU. A store that runs one write at a time (SQLite) only reads it.
+    /// nil for an unknown SKU or an archived product (as `available`). A store that runs one write at a time (SQLite) only reads it.
     func lockStock(sku: String) throws -> Int?
     /// Adds `delta` (never 0) to `sku`'s level, taking units when negative, unless the level would
     /// fall below zero, and appends the change's ledger row (`cause`, the new level, the delta).
-    /// Returns the new level; nil, changing nothing, for an unknown SKU or too few units. The only
-    /// primitive that changes a level, so no change goes without its row.
+    /// Returns the new level; nil, changing nothing, for an unknown SKU, too few units, or (with
+    /// `onlyIfListed`) a product out of the catalog (archived). The only primitive that changes a
+    /// level, so no change goes without its row.
     ///
     /// Lock order (stores with row locks): a transaction that changes several SKUs changes them in
     /// SKU order, after any other lock it takes (a cart's, an order's), so two writers never
     /// wait for each other in a cycle.
-    func changeStock(sku: String, by delta: Int, cause: StockChangeCause) throws -> Int?
+    func changeStock(sku: String, by delta: Int, onlyIfListed: Bool, cause: StockChangeCause) throws -> Int?
 
     // MARK: - Orders
 

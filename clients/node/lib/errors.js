@@ -22,6 +22,7 @@ export const ErrorCode = Object.freeze({
   Interrupted: 1007,
   StorageError: 1008,
   InventoryUnavailable: 1009,
+  StoreBusy: 1010,
   StockOutOfRange: 1011,
   StockMismatch: 1012,
 });
@@ -157,6 +158,19 @@ export class InventoryUnavailableError extends ShopError {
   }
 }
 
+/**
+ * Another writer (a `shop-rpc import`, say) held the store longer than the write would wait.
+ * Nothing was changed: make the same call again shortly (for `orders.place`, with the same
+ * `idempotencyKey`).
+ */
+export class StoreBusyError extends ShopError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    /** What the write waited for, for people. */
+    this.detail = this.data.detail;
+  }
+}
+
 /** A stock change would leave the level below 0 or above `max`; nothing was changed. */
 export class StockOutOfRangeError extends ShopError {
   constructor(code, message, data, context) {
@@ -223,6 +237,7 @@ const CLASS_BY_TYPE = new Map([
   ['CartEmpty', CartEmptyError],
   ['IdempotencyConflict', IdempotencyConflictError],
   ['InventoryUnavailable', InventoryUnavailableError],
+  ['StoreBusy', StoreBusyError],
   ['StockOutOfRange', StockOutOfRangeError],
   ['StockMismatch', StockMismatchError],
 ]);
@@ -242,6 +257,7 @@ const CLASS_BY_CODE = new Map([
   [ErrorCode.CartEmpty, CartEmptyError],
   [ErrorCode.IdempotencyConflict, IdempotencyConflictError],
   [ErrorCode.InventoryUnavailable, InventoryUnavailableError],
+  [ErrorCode.StoreBusy, StoreBusyError],
   [ErrorCode.StockOutOfRange, StockOutOfRangeError],
   [ErrorCode.StockMismatch, StockMismatchError],
 ]);

@@ -18,6 +18,7 @@ import {
   RPCError,
   ShopError,
   ShuttingDownError,
+  StoreBusyError,
   StockMismatchError,
   StockOutOfRangeError,
   errorFromReply,
@@ -45,6 +46,7 @@ test('errorFromReply_eachDataType_mapsToItsClass', () => {
     [1006, 'InvalidCursor', ShopError],
     [1008, 'StorageError', ShopError],
     [1009, 'InventoryUnavailable', InventoryUnavailableError],
+    [1010, 'StoreBusy', StoreBusyError],
     [1011, 'StockOutOfRange', StockOutOfRangeError],
     [1012, 'StockMismatch', StockMismatchError],
   ];

@@ -15,7 +15,7 @@ from .errors import (CartEmptyError, ClientClosedError, ClientDeadlineExceededEr
                      InternalError, InvalidCursorError, InvalidParamsError, InventoryUnavailableError, InvalidQuantityError,
                      InvalidRequestError, MessageTooLargeError, MethodNotAllowedError, MethodNotFoundError, NotFoundError,
                      OutOfStockError, ParseError, RequestCancelledError, RPCError, ShopError, ShuttingDownError,
-                     StockMismatchError, StockOutOfRangeError, StorageError, StoreInterruptedError, error_from_wire)
+                     StockMismatchError, StockOutOfRangeError, StorageError, StoreBusyError, StoreInterruptedError, error_from_wire)
 from .models import (Cart, CartLine, InventoryLevels, LatencyQuantiles, MethodStats, NotificationHandler, Order, OrderPage,
                      Product, ProductPage, ProgressCallback, SearchResult, ServerStats, StockLevel)
 from .pending_call import PendingCall
@@ -30,8 +30,8 @@ __all__ = [
     "DuplicateIdError", "MethodNotFoundError", "MethodNotAllowedError", "InvalidParamsError", "InternalError", "DeadlineExceededError",
     "ClientDeadlineExceededError", "ShuttingDownError", "RequestCancelledError", "ShopError", "NotFoundError",
     "OutOfStockError", "InvalidQuantityError", "CartEmptyError", "IdempotencyConflictError", "InvalidCursorError",
-    "StoreInterruptedError", "StorageError", "InventoryUnavailableError", "StockOutOfRangeError", "StockMismatchError",
-    "ConnectionLostError", "ClientClosedError", "error_from_wire",
+    "StoreInterruptedError", "StorageError", "InventoryUnavailableError", "StoreBusyError", "StockOutOfRangeError",
+    "StockMismatchError", "ConnectionLostError", "ClientClosedError", "error_from_wire",
     # result shapes
     "Product", "ProductPage", "SearchResult", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
     "OrderPage", "LatencyQuantiles", "MethodStats", "ServerStats", "ProgressCallback", "NotificationHandler",

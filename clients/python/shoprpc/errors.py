@@ -35,6 +35,7 @@ __all__ = [
     "StoreInterruptedError",
     "StorageError",
     "InventoryUnavailableError",
+    "StoreBusyError",
     "StockOutOfRangeError",
     "StockMismatchError",
     "ConnectionLostError",
@@ -63,6 +64,7 @@ class ErrorCode:
     INTERRUPTED = 1007
     STORAGE_ERROR = 1008
     INVENTORY_UNAVAILABLE = 1009
+    STORE_BUSY = 1010
     STOCK_OUT_OF_RANGE = 1011
     STOCK_MISMATCH = 1012
 
@@ -318,6 +320,16 @@ class InventoryUnavailableError(ShopError):
         return self.data.get("status")
 
 
+class StoreBusyError(ShopError):
+    """1010 ``StoreBusy``: another writer (a ``shop-rpc import``, say) held the store longer than the
+    write would wait. Nothing was changed: the same call may be made again shortly (for
+    ``orders.place``, with the same ``idempotencyKey``). ``detail`` says what was waited for."""
+
+    @property
+    def detail(self) -> Optional[str]:
+        return self.data.get("detail")
+
+
 class StockOutOfRangeError(ShopError):
     """1011 ``StockOutOfRange``: a stock change would leave the level below 0 or above ``.max``;
     nothing was changed (``.sku``, ``.available`` = the level found, ``.delta``)."""
@@ -400,6 +412,7 @@ _BY_TYPE: Dict[str, Type[RPCError]] = {
     "Interrupted": StoreInterruptedError,
     "StorageError": StorageError,
     "InventoryUnavailable": InventoryUnavailableError,
+    "StoreBusy": StoreBusyError,
     "StockOutOfRange": StockOutOfRangeError,
     "StockMismatch": StockMismatchError,
 }
@@ -422,6 +435,7 @@ _BY_CODE: Dict[int, Type[RPCError]] = {
     ErrorCode.INTERRUPTED: StoreInterruptedError,
     ErrorCode.STORAGE_ERROR: StorageError,
     ErrorCode.INVENTORY_UNAVAILABLE: InventoryUnavailableError,
+    ErrorCode.STORE_BUSY: StoreBusyError,
     ErrorCode.STOCK_OUT_OF_RANGE: StockOutOfRangeError,
     ErrorCode.STOCK_MISMATCH: StockMismatchError,
 }
