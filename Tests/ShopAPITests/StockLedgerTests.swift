@@ -103,3 +103,62 @@ final class StockLedgerTests: StoreContractTestCase {
         }
     }
 }
+
+/// The ledger rows of a catalog import (`shop-rpc import`, and `admin.products.upsert` through it).
+final class StockLedgerImportTests: StoreContractTestCase {
+    func test_import_appendsARowForEveryLevelItChanges_andNoneForTheRest() throws {
+        try forEachStore {
+            let skus = ["SKU-0001", "SKU-0002", "SKU-0003", "NEW-1", "NEW-2"]
+            let before = try service.available("SKU-0001")
+            let (outcome, errors) = try service.importRows([
+                CatalogRow(line: 2, sku: "SKU-0001", stock: before + 5),             // a level that changes
+                CatalogRow(line: 3, sku: "SKU-0002", stock: try service.available("SKU-0002")),  // the level it has
+                CatalogRow(line: 4, sku: "SKU-0003", name: "Renamed"),                // no stock column
+                newRow("NEW-1", line: 5, stock: 12),                                  // a new product with stock
+                newRow("NEW-2", line: 6),                                             // a new product at 0
+            ])
+            XCTAssertEqual(errors, [])
+            XCTAssertTrue(outcome.committed)
+            let rows = try service.ledger()
+            XCTAssertEqual(rows.map { "\($0.sku) \($0.delta) \($0.availableAfter) \($0.reason.rawValue) \($0.source ?? "-")" }.sorted(), [
+                "NEW-1 12 12 import shop-rpc import",
+                "SKU-0001 5 \(before + 5) import shop-rpc import",
+            ])
+            XCTAssertEqual(Set(rows.map(\.at)).count, 1, "one import, one time")
+            XCTAssertNil(rows.first?.actor)
+            try assertLedgerInvariant(service, skus: Array(skus.prefix(3)))
+            XCTAssertEqual(try service.available("NEW-1"), 12)
+        }
+    }
+
+    func test_importThatFails_orADryRun_appendsNoRows() throws {
+        try forEachStore {
+            let level = try service.available("SKU-0001")
+            let (failed, errors) = try service.importRows([
+                CatalogRow(line: 2, sku: "SKU-0001", stock: level + 1),
+                CatalogRow(line: 3, sku: "NOPE", stock: 1),  // a new product without name, category, price
+            ])
+            XCTAssertFalse(failed.committed)
+            XCTAssertFalse(errors.isEmpty)
+            let (dry, _) = try service.importRows([CatalogRow(line: 2, sku: "SKU-0001", stock: level + 1)], dryRun: true)
+            XCTAssertFalse(dry.committed)
+            XCTAssertEqual(try service.ledger(), [])
+            XCTAssertEqual(try service.available("SKU-0001"), level)
+        }
+    }
+
+    /// The import's delta is from the level it replaces when it writes, whatever orders and
+    /// adjusts did before: the chain of rows still adds up.
+    func test_importAfterOrdersAndAdjusts_keepsTheChain() throws {
+        try forEachStore {
+            _ = try service.addToCartAndWait("c", "SKU-0004", 3).get()
+            _ = try service.placeOrderAndWait("c", key: "k").get()
+            _ = try service.adjustStockAndWait("SKU-0004", by: 7, .received).get()
+            _ = try service.importRows([CatalogRow(line: 2, sku: "SKU-0004", stock: 2)])
+            _ = try service.adjustStockAndWait("SKU-0004", by: -1, .damaged).get()
+            let rows = try assertLedgerInvariant(service, skus: ["SKU-0004"])["SKU-0004"] ?? []
+            XCTAssertEqual(rows.map(\.reason), [.sale, .received, .import, .damaged])
+            XCTAssertEqual(rows.map(\.availableAfter).suffix(2), [2, 1])
+        }
+    }
+}

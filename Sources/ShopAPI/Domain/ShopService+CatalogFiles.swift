@@ -1,8 +1,12 @@
 // MARK: - Catalog files: import and export
 
 extension ShopService {
+    /// The `source` the stock ledger records for the levels `shop-rpc import` changes.
+    public static let importSource = "shop-rpc import"
+
     /// Imports a catalog file's rows, all or nothing (protocol.md, section 9): see
-    /// `ShopStore.importCatalog`. The caller reports the errors `source` collected when the
+    /// `ShopStore.importCatalog`. Each level it changes appends a ledger row (reason `import`,
+    /// source `ledgerSource`, `actor`). The caller reports the errors `source` collected when the
     /// outcome is not committed (and it was no dry run).
     ///
     /// ```swift
@@ -16,11 +20,13 @@ extension ShopService {
     /// The file is read on a thread of its own, a few batches ahead of the store
     /// (`CatalogRowPrefetcher`), so reading and writing use two cores.
     public func importCatalog<Source: CatalogRowSource>(
-        from source: inout Source, options: CatalogImportOptions, progress: (CatalogImportProgress) -> Void = { _ in }
+        from source: inout Source, options: CatalogImportOptions, ledgerSource: String = ShopService.importSource, actor: String? = nil,
+        progress: (CatalogImportProgress) -> Void = { _ in }
     ) throws(ShopError) -> CatalogImportOutcome {
+        let stockChanges = StockChangeCause.operation(.import, source: ledgerSource, actor: actor, at: OrderStamp.timestamp(now()))
         do {
             return try CatalogRowPrefetcher.run(&source) { prefetched in
-                try store.importCatalog(from: &prefetched, options: options, progress: progress)
+                try store.importCatalog(from: &prefetched, options: options, stockChanges: stockChanges, progress: progress)
             }
         } catch let error as ShopError {
             throw error

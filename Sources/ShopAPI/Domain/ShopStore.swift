@@ -51,8 +51,13 @@ protocol ShopStore: Sendable {
     /// meanwhile and see the new catalog all at once when it commits. With `options.dryRun`
     /// nothing is written. Calls `progress` every `CatalogImportProgress.rowInterval` rows, and
     /// once with `finishing` before committing; on the caller's thread.
+    ///
+    /// Every level the import changes (a new product's stock when not 0, a row's `stock` that
+    /// differs) appends its ledger row with `stockChanges` (reason `import`), in the same
+    /// transaction; the delta is taken from the level the row replaces at that moment.
     func importCatalog<Source: CatalogRowSource>(
-        from source: inout Source, options: CatalogImportOptions, progress: (CatalogImportProgress) -> Void
+        from source: inout Source, options: CatalogImportOptions, stockChanges: StockChangeCause,
+        progress: (CatalogImportProgress) -> Void
     ) throws(ShopError) -> CatalogImportOutcome
 
     /// Calls `body` with every product in the catalog and its stock, in SKU order, from one

@@ -17,6 +17,16 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         var orders: [StoredOrder] = []
         var keys: [String: (orderId: String, cartId: String)] = [:]
         var ledger: [StockMovement] = []
+
+        /// Puts `sku` at `level`, with its ledger row when that changes it.
+        mutating func setStock(_ sku: String, _ level: Int, _ cause: StockChangeCause) {
+            let old = stock[sku] ?? 0
+            stock[sku] = level
+            guard level != old else { return }
+            ledger.append(StockMovement(
+                sequence: Int64(ledger.count + 1), at: cause.at, sku: sku, delta: level - old, availableAfter: level,
+                reason: cause.reason, orderId: cause.orderId, source: cause.source, actor: cause.actor))
+        }
     }
 
     private let lock = NSLock()
@@ -86,7 +96,8 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
 
     /// `CatalogRowMerge`'s rules over the dictionaries, all or nothing.
     func importCatalog<Source: CatalogRowSource>(
-        from source: inout Source, options: CatalogImportOptions, progress: (CatalogImportProgress) -> Void
+        from source: inout Source, options: CatalogImportOptions, stockChanges: StockChangeCause,
+        progress: (CatalogImportProgress) -> Void
     ) throws(ShopError) -> CatalogImportOutcome {
         var state = lock.withLock { self.state }
         var summary = CatalogImportSummary()
@@ -107,14 +118,14 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
                     for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
                 case let .create(product, stock):
                     state.products[sku] = product
-                    state.stock[sku] = stock
+                    state.setStock(sku, stock, stockChanges)
                     state.seq[sku] = Int64(state.seq.count + 1)
                 case let .update(product, stock):
                     state.products[sku] = product
                     state.archived.remove(sku)
-                    if let stock { state.stock[sku] = stock }
+                    if let stock { state.setStock(sku, stock, stockChanges) }
                 case let .keep(stock):
-                    if let stock { state.stock[sku] = stock }
+                    if let stock { state.setStock(sku, stock, stockChanges) }
                 }
             }
         } catch {

@@ -4,8 +4,8 @@
 /// rules in one `READ COMMITTED` transaction, a batch at a time: the store's products for a
 /// batch's SKUs are read in one query, each row decided here, new products copied (`COPY …
 /// FROM STDIN`) straight into `products` and `stock`, and the other rows into a temporary table,
-/// which a few set-wise statements apply at the end (changed products, stock, words, and
-/// `--replace`'s archiving). So the rules are written once, in Swift, and a million rows cost a
+/// which a few set-wise statements apply at the end (changed products, stock and its ledger rows,
+/// words, and `--replace`'s archiving). So the rules are written once, in Swift, and a million rows cost a
 /// few thousand round trips.
 ///
 /// New words reach the GIN index through its pending list (fast to append to, but read in full by
@@ -29,6 +29,8 @@ struct PostgreSQLCatalogImport {
 
     let connection: PostgreSQLConnection
     let options: CatalogImportOptions
+    /// What the ledger rows of the levels this import changes record.
+    let stockChanges: StockChangeCause
 
     func run<Source: CatalogRowSource>(_ source: inout Source, progress: (CatalogImportProgress) -> Void) throws -> CatalogImportOutcome {
         try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
@@ -38,7 +40,7 @@ struct PostgreSQLCatalogImport {
             if !options.dryRun {
                 _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [Self.importLockKey]) { _ in () }
             }
-            var pass = try Pass(connection: connection, options: options)
+            var pass = try Pass(connection: connection, options: options, stockChanges: stockChanges)
             let summary = try pass.importRows(&source, progress: progress)
             let commit = !options.dryRun && !source.hasErrors
             if commit {
@@ -60,6 +62,7 @@ struct PostgreSQLCatalogImport {
     private struct Pass {
         let connection: PostgreSQLConnection
         let options: CatalogImportOptions
+        let stockChanges: StockChangeCause
         var currency: String?
         let hadProducts: Bool
         var nextSeq: Int64
@@ -70,9 +73,10 @@ struct PostgreSQLCatalogImport {
         /// `--replace` (to count what it would archive).
         let copiesRows: Bool
 
-        init(connection: PostgreSQLConnection, options: CatalogImportOptions) throws {
+        init(connection: PostgreSQLConnection, options: CatalogImportOptions, stockChanges: StockChangeCause) throws {
             self.connection = connection
             self.options = options
+            self.stockChanges = stockChanges
             currency = try connection.query("SELECT currency FROM products LIMIT 1", []) { $0.text(0) }.first
             hadProducts = currency != nil
             nextSeq = (try connection.query("SELECT coalesce(max(seq), 0) FROM products", []) { $0.int64(0) }.first ?? 0) + 1
@@ -120,6 +124,7 @@ struct PostgreSQLCatalogImport {
             let existing = hadProducts ? try find(batch.map(\.sku)) : [:]
             var created = PostgreSQLCopyRows()
             var createdStock = PostgreSQLCopyRows()
+            var createdLedger = PostgreSQLCopyRows()
             var rows = PostgreSQLCopyRows()
             var words = PostgreSQLCopyRows()
             for row in batch {
@@ -140,6 +145,7 @@ struct PostgreSQLCatalogImport {
                     createdStock.append(product.sku)
                     createdStock.append(stock)
                     createdStock.endRow()
+                    if stock != 0 { appendLedgerRow(sku: product.sku, delta: stock, after: stock, to: &createdLedger) }
                     nextSeq += 1
                     addWords(productWords, to: &words)
                 case let .update(product, stock):
@@ -161,6 +167,10 @@ struct PostgreSQLCatalogImport {
                     "COPY products (sku, name, description, category, price_cents, currency, seq, words) FROM STDIN", data: created.bytes)
                 try connection.copyIn("COPY stock (sku, available) FROM STDIN", data: createdStock.bytes)
             }
+            if !createdLedger.isEmpty {
+                try connection.copyIn(
+                    "COPY stock_ledger (at, sku, delta, available_after, reason, source, actor) FROM STDIN", data: createdLedger.bytes)
+            }
             if !rows.isEmpty {
                 try connection.copyIn(
                     "COPY import_rows (sku, kind, name, description, category, price_cents, currency, seq, stock, words) FROM STDIN",
@@ -169,6 +179,18 @@ struct PostgreSQLCatalogImport {
             if !words.isEmpty {
                 try connection.copyIn("COPY import_words (word) FROM STDIN", data: words.bytes)
             }
+        }
+
+        /// A ledger row of this import, as a row of `stock_ledger`.
+        private func appendLedgerRow(sku: String, delta: Int, after: Int, to rows: inout PostgreSQLCopyRows) {
+            rows.append(stockChanges.at)
+            rows.append(sku)
+            rows.append(delta)
+            rows.append(after)
+            rows.append(stockChanges.reason.rawValue)
+            rows.append(stockChanges.source)
+            rows.append(stockChanges.actor)
+            rows.endRow()
         }
 
         /// A new product, as a row of `products`.
@@ -237,6 +259,28 @@ struct PostgreSQLCatalogImport {
             }
         }
 
+        /// Sets the levels `import_rows` gives, each with its ledger row, in one statement: the stock
+        /// rows are locked first in SKU order (`COLLATE "C"`, the order every stock writer keeps)
+        /// and their levels read as locked, so each delta is from the level the import replaces,
+        /// whatever orders changed it since the rows were decided.
+        private func setStockWithLedgerRows() throws {
+            try connection.run(
+                """
+                WITH locked AS (
+                    SELECT s.sku, s.available FROM stock s JOIN import_rows r ON r.sku = s.sku
+                    WHERE r.stock IS NOT NULL ORDER BY s.sku COLLATE "C" FOR UPDATE OF s
+                ), changed AS (
+                    UPDATE stock s SET available = r.stock FROM import_rows r, locked l
+                    WHERE r.stock IS NOT NULL AND s.sku = r.sku AND l.sku = r.sku AND l.available <> r.stock
+                    RETURNING s.sku, r.stock - l.available AS delta, r.stock AS after
+                )
+                INSERT INTO stock_ledger (at, sku, delta, available_after, reason, source, actor)
+                SELECT $1, sku, delta, after, $2, $3, $4 FROM changed
+                """,
+                [stockChanges.at, stockChanges.reason.rawValue, stockChanges.source, stockChanges.actor]
+            )
+        }
+
         /// Applies `import_rows` and the new words to the store.
         private mutating func write() throws {
             var words = PostgreSQLCopyRows()
@@ -254,11 +298,12 @@ struct PostgreSQLCatalogImport {
                 UPDATE products p SET name = r.name, description = r.description, category = r.category,
                         price_cents = r.price_cents, archived = false, words = r.words
                     FROM import_rows r WHERE r.kind = 'u' AND p.sku = r.sku;
-                INSERT INTO stock (sku, available) SELECT sku, stock FROM import_rows WHERE stock IS NOT NULL
-                    ON CONFLICT (sku) DO UPDATE SET available = excluded.available;
+                INSERT INTO stock (sku, available) SELECT sku, 0 FROM import_rows WHERE stock IS NOT NULL
+                    ON CONFLICT (sku) DO NOTHING;
                 INSERT INTO search_vocabulary (word) SELECT DISTINCT word FROM import_words ON CONFLICT DO NOTHING;
                 SELECT gin_clean_pending_list('products_words');
                 """)
+            try setStockWithLedgerRows()
         }
     }
 

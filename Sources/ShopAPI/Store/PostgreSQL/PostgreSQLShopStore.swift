@@ -185,11 +185,12 @@ final class PostgreSQLShopStore: ShopStore {
 
     /// On a pooled connection (`PostgreSQLCatalogImport`).
     func importCatalog<Source: CatalogRowSource>(
-        from source: inout Source, options: CatalogImportOptions, progress: (CatalogImportProgress) -> Void
+        from source: inout Source, options: CatalogImportOptions, stockChanges: StockChangeCause,
+        progress: (CatalogImportProgress) -> Void
     ) throws(ShopError) -> CatalogImportOutcome {
         do {
             return try pool.withConnection(interruption: nil) { connection in
-                try PostgreSQLCatalogImport(connection: connection, options: options).run(&source, progress: progress)
+                try PostgreSQLCatalogImport(connection: connection, options: options, stockChanges: stockChanges).run(&source, progress: progress)
             }
         } catch {
             throw ShopError(postgresError: error, interruption: nil)

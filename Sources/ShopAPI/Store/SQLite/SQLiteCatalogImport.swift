@@ -23,6 +23,8 @@ struct SQLiteCatalogImport {
     let connection: SQLiteConnection
     let searchMode: SQLiteSearchMode
     let options: CatalogImportOptions
+    /// What the ledger rows of the levels this import changes record.
+    let stockChanges: StockChangeCause
 
     /// Runs the import; commits only if no row had an error and this is no dry run.
     func run<Source: CatalogRowSource>(_ source: inout Source, progress: (CatalogImportProgress) -> Void) throws -> CatalogImportOutcome {
@@ -31,7 +33,7 @@ struct SQLiteCatalogImport {
         }
         try connection.execute(options.dryRun ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE")
         do {
-            var pass = try Pass(connection: connection, searchMode: searchMode, options: options)
+            var pass = try Pass(connection: connection, searchMode: searchMode, options: options, stockChanges: stockChanges)
             let summary = try pass.importRows(&source, progress: progress)
             let commit = !options.dryRun && !source.hasErrors
             if commit {
@@ -62,6 +64,7 @@ struct SQLiteCatalogImport {
         let connection: SQLiteConnection
         let searchMode: SQLiteSearchMode
         let options: CatalogImportOptions
+        let stockChanges: StockChangeCause
         /// The store's currency; nil until the first row when the store has no products.
         var currency: String?
         /// Whether the store had products before: if not, no row needs looking up.
@@ -75,10 +78,11 @@ struct SQLiteCatalogImport {
         var summary = CatalogImportSummary()
         let lookUp: SQLiteStatement
 
-        init(connection: SQLiteConnection, searchMode: SQLiteSearchMode, options: CatalogImportOptions) throws {
+        init(connection: SQLiteConnection, searchMode: SQLiteSearchMode, options: CatalogImportOptions, stockChanges: StockChangeCause) throws {
             self.connection = connection
             self.searchMode = searchMode
             self.options = options
+            self.stockChanges = stockChanges
             currency = try connection.query("SELECT currency FROM products LIMIT 1", []) { $0.text(0) }.first
             hadProducts = currency != nil
             nextSeq = (try connection.query("SELECT coalesce(max(seq), 0) FROM products", []) { $0.int64(0) }.first ?? 0) + 1
@@ -94,7 +98,7 @@ struct SQLiteCatalogImport {
         mutating func importRows<Source: CatalogRowSource>(
             _ source: inout Source, progress: (CatalogImportProgress) -> Void
         ) throws -> CatalogImportSummary {
-            var writes = options.dryRun ? nil : try Writes(connection: connection, searchMode: searchMode)
+            var writes = options.dryRun ? nil : try Writes(connection: connection, searchMode: searchMode, stockChanges: stockChanges)
             var seen = 0
             while let row = try source.nextRow() {
                 seen += 1
@@ -138,13 +142,17 @@ struct SQLiteCatalogImport {
                 let seq = nextSeq
                 nextSeq += 1
                 try writes.insert(product, seq: seq, stock: stock)
+                try writes.recordStockChange(sku: product.sku, from: 0, to: stock)
                 let words = SearchText.productWords(name: product.name, category: product.category)
                 try writes.index(seq: seq, document: words.joined(separator: " "))
                 try vocabulary.add(words) { try writes.addWords($0) }
             case let .update(product, stock):
                 guard let existing else { return }
                 try writes.update(product, from: existing)
-                if let stock { try writes.setStock(sku: product.sku, stock) }
+                if let stock {
+                    try writes.setStock(sku: product.sku, stock)
+                    try writes.recordStockChange(sku: product.sku, from: existing.stock, to: stock)
+                }
                 let old = existing.product
                 let words = SearchText.productWords(name: product.name, category: product.category)
                 let oldWords = SearchText.productWords(name: old.name, category: old.category)
@@ -153,7 +161,10 @@ struct SQLiteCatalogImport {
                 try writes.index(seq: existing.seq, document: words.joined(separator: " "))
                 try vocabulary.add(words) { try writes.addWords($0) }
             case let .keep(stock):
-                if let existing, let stock { try writes.setStock(sku: existing.product.sku, stock) }
+                if let existing, let stock {
+                    try writes.setStock(sku: existing.product.sku, stock)
+                    try writes.recordStockChange(sku: existing.product.sku, from: existing.stock, to: stock)
+                }
             }
         }
 
@@ -187,6 +198,8 @@ struct SQLiteCatalogImport {
     private final class Writes {
         let connection: SQLiteConnection
         let searchMode: SQLiteSearchMode
+        let stockChanges: StockChangeCause
+        let appendLedgerRow: SQLiteStatement
         let insertProduct: SQLiteStatement
         /// UPDATEs of products by the columns they set (`update(_:from:)`), prepared when first needed.
         var updateProducts: [Int: SQLiteStatement] = [:]
@@ -196,9 +209,14 @@ struct SQLiteCatalogImport {
         let indexWords: SQLiteStatement?
         let unindexWords: SQLiteStatement?
 
-        init(connection: SQLiteConnection, searchMode: SQLiteSearchMode) throws {
+        init(connection: SQLiteConnection, searchMode: SQLiteSearchMode, stockChanges: StockChangeCause) throws {
             self.connection = connection
             self.searchMode = searchMode
+            self.stockChanges = stockChanges
+            appendLedgerRow = try connection.prepare("""
+                INSERT INTO stock_ledger (at, sku, delta, available_after, reason, order_id, source, actor)
+                VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6, ?7)
+                """)
             insertProduct = try connection.prepare(
                 "INSERT INTO products (sku, name, description, category, price_cents, currency, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
             setStockLevel = try connection.prepare(
@@ -255,6 +273,16 @@ struct SQLiteCatalogImport {
             try setStockLevel.bind(sku, at: 1)
             try setStockLevel.bind(stock, at: 2)
             try setStockLevel.runToEnd()
+        }
+
+        /// The ledger row of a level the import moved from `old` to `new` (none when they are equal:
+        /// the writer connection holds the write lock, so `old` is the level being replaced).
+        func recordStockChange(sku: String, from old: Int, to new: Int) throws {
+            guard new != old else { return }
+            try appendLedgerRow.bind([
+                stockChanges.at, sku, new - old, new, stockChanges.reason.rawValue, stockChanges.source, stockChanges.actor,
+            ])
+            try appendLedgerRow.runToEnd()
         }
 
         func archive(sku: String) throws {

@@ -162,12 +162,14 @@ final class SQLiteShopStore: ShopStore {
     /// On the writer connection, the writer queue waiting (`SQLiteCatalogImport`); a dry run on a
     /// read connection.
     func importCatalog<Source: CatalogRowSource>(
-        from source: inout Source, options: CatalogImportOptions, progress: (CatalogImportProgress) -> Void
+        from source: inout Source, options: CatalogImportOptions, stockChanges: StockChangeCause,
+        progress: (CatalogImportProgress) -> Void
     ) throws(ShopError) -> CatalogImportOutcome {
         let searchMode = self.searchMode
         do {
             let run = { (connection: SQLiteConnection) in
-                try SQLiteCatalogImport(connection: connection, searchMode: searchMode, options: options).run(&source, progress: progress)
+                try SQLiteCatalogImport(connection: connection, searchMode: searchMode, options: options, stockChanges: stockChanges)
+                    .run(&source, progress: progress)
             }
             if options.dryRun {
                 return try readers.withConnection(interruption: nil, run)
