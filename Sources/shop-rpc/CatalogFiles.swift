@@ -57,6 +57,7 @@ enum CatalogFiles {
 
         mutating func write(_ value: String) throws { try writer.write(value) }
         mutating func write(_ value: Int) throws { try writer.write(value) }
+        mutating func writeNull() throws { try writer.writeNull() }
         mutating func endRecord() throws { try writer.endRecord() }
         mutating func finish() throws { try writer.finish() }
     }
@@ -73,6 +74,8 @@ protocol ImportFileSource: CatalogRowSource {
 protocol ExportRecordWriter {
     mutating func write(_ value: String) throws
     mutating func write(_ value: Int) throws
+    /// An absent field: an empty CSV cell, no member in NDJSON.
+    mutating func writeNull() throws
     mutating func endRecord() throws
     mutating func finish() throws
 }

@@ -8,25 +8,29 @@ import Darwin
 import RPCServer  // HelpColumns
 import ShopAPI
 
-/// `shop-rpc export products|stock|orders [--db PATH|URI] [--format csv|ndjson] [--since ISO-8601]`:
-/// writes the catalog, its stock or the orders to stdout, streaming from one snapshot of the store
+/// `shop-rpc export products|stock|orders|ledger [--db PATH|URI] [--format csv|ndjson] [--since ISO-8601]`:
+/// writes the catalog, its stock, the orders or the stock ledger to stdout, streaming from one snapshot of the store
 /// in constant memory (protocol.md, section 9). `export products` (and `export stock`) import back
 /// unchanged. Exit statuses: 0 written; 1 the store could not be opened or read, or stdout
 /// failed; 2 a usage error.
 enum ExportCommand {
-    static let synopsis = "shop-rpc export products|stock|orders [--db PATH|URI] [--format csv|ndjson] [--since ISO-8601]"
+    static let synopsis = "shop-rpc export products|stock|orders|ledger [--db PATH|URI] [--format csv|ndjson] [--since ISO-8601]"
 
     /// What can be exported, and each one's columns (CSV header, NDJSON members).
     enum Subject: String, CaseIterable {
-        case products, stock, orders
+        case products, stock, orders, ledger
 
         var columns: [String] {
             switch self {
             case .products: ["sku", "name", "description", "category", "priceCents", "currency", "stock"]
             case .stock: ["sku", "stock"]
             case .orders: ["orderId", "createdAt", "cartId", "status", "currency", "totalCents", "line", "sku", "quantity", "unitPriceCents"]
+            case .ledger: ["seq", "at", "sku", "delta", "availableAfter", "reason", "orderId", "source", "actor"]
             }
         }
+
+        /// Whether `--since` applies: to the things that happen at a time.
+        var takesSince: Bool { self == .orders || self == .ledger }
     }
 
     static var usage: String {
@@ -36,6 +40,8 @@ enum ExportCommand {
                 HelpColumns.Row(synopsis: "products", help: "the catalog: " + Subject.products.columns.joined(separator: ",")),
                 HelpColumns.Row(synopsis: "stock", help: "each product's stock: " + Subject.stock.columns.joined(separator: ",")),
                 HelpColumns.Row(synopsis: "orders", help: "one record per order line, oldest order first: " + Subject.orders.columns.joined(separator: ",")),
+                HelpColumns.Row(synopsis: "ledger", help: "the stock ledger, one record per change of a level, oldest first: "
+                                + Subject.ledger.columns.joined(separator: ",")),
             ],
             flags: ShopFlags.exportFlags,
             notes: ["Products come in SKU order; archived products are not exported. `export products` and `export stock` import back unchanged."])
@@ -53,11 +59,11 @@ enum ExportCommand {
             exit(0)
         }
         guard parsed.operands.count == 1, let subject = Subject(rawValue: parsed.operands[0]) else {
-            exitWithMessage("export takes one of products, stock or orders, got \(parsed.operands.joined(separator: " "))\n\(usage)", status: 2)
+            exitWithMessage("export takes one of products, stock, orders or ledger, got \(parsed.operands.joined(separator: " "))\n\(usage)", status: 2)
         }
         var since: OrderTime?
         if let text = ShopFlags.since.value(in: parsed.options) {
-            guard subject == .orders else { exitWithMessage("--since applies to orders only\n\(usage)", status: 2) }
+            guard subject.takesSince else { exitWithMessage("--since applies to orders and ledger only\n\(usage)", status: 2) }
             guard let time = OrderTime(iso8601: text) else {
                 exitWithMessage("--since needs an ISO 8601 time (2026-11-23T10:00:00Z) or date (2026-11-23), got '\(text)'", status: 2)
             }
@@ -113,6 +119,19 @@ enum ExportCommand {
                     try writer.write(line.unitPriceCents)
                     try writer.endRecord()
                 }
+            }
+        case .ledger:
+            try service.exportStockLedger(since: since) { movement in
+                try writer.write(Int(movement.sequence))
+                try writer.write(movement.at)
+                try writer.write(movement.sku)
+                try writer.write(movement.delta)
+                try writer.write(movement.availableAfter)
+                try writer.write(movement.reason.rawValue)
+                for value in [movement.orderId, movement.source, movement.actor] {
+                    if let value { try writer.write(value) } else { try writer.writeNull() }
+                }
+                try writer.endRecord()
             }
         }
     }

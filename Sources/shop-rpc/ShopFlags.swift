@@ -191,7 +191,8 @@ enum ShopFlags {
     static let replace = SwitchFlag("--replace", help: "the file is the whole catalog: archive every product it does not list")
     static let dryRun = SwitchFlag("--dry-run", help: "check every row and print the summary, writing nothing")
     static let since = TextFlag(
-        "--since", valueName: "ISO-8601", help: "orders only: those placed at or after this time (2026-11-23T10:00:00Z, or a date: 2026-11-23)")
+        "--since", valueName: "ISO-8601",
+        help: "orders and ledger only: those placed or made at or after this time (2026-11-23T10:00:00Z, or a date: 2026-11-23)")
 
     /// `shop-rpc import`'s flags, in the order its help lists them.
     static let importFlags: [any ShopFlag] = [database, format, replace, dryRun]

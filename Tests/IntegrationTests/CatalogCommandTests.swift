@@ -233,4 +233,55 @@ final class CatalogCommandTests: XCTestCase {
             XCTAssertTrue(stock.stdout.contains("\nSKU-0002,59\n"), "61 less the 2 ordered")
         }
     }
+
+    /// `export ledger`: every change of stock as a record, the order's (with the actor of the
+    /// call), a cancel's and an import's, in ledger order; `--since` keeps the later ones.
+    func test_exportLedger_oneRecordPerChange_inLedgerOrder_since() throws {
+        try CommandStore.forEach { store in
+            let server = try ServerProcess(["--db", store.location])
+            server.sendLine(rpc(1, "cart.add", ["cartId": "c", "sku": "SKU-0002", "quantity": 2]))
+            _ = server.readJSON()
+            server.sendLine(rpc(2, "orders.place", ["cartId": "c", "idempotencyKey": "k", "_meta": ["actor": "web, \"checkout\""]]))
+            let order = (server.readJSON() as? [String: Any])?.result ?? [:]
+            let orderId = try XCTUnwrap(order["orderId"] as? String)
+            server.sendLine(rpc(3, "orders.cancel", ["orderId": orderId]))
+            let cancelledAt = try XCTUnwrap((server.readJSON() as? [String: Any])?.result?["cancelledAt"] as? String)
+            server.closeInput()
+            XCTAssertEqual(server.waitForExit(), 0)
+            let file = try temporaryFile("stock.csv", "sku,stock\nSKU-0002,70\nSKU-0003,\(try XCTUnwrap(Self.level("SKU-0003", store)))\n")
+            let imported = try runCommand(["import", "--db", store.location, file])
+            XCTAssertEqual(imported.status, 0, imported.stderr)
+
+            let csv = try runCommand(["export", "ledger", "--db", store.location])
+            XCTAssertEqual(csv.status, 0, csv.stderr)
+            var lines = csv.stdout.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.first, "seq,at,sku,delta,availableAfter,reason,orderId,source,actor")
+            lines.removeFirst()
+            XCTAssertEqual(lines.count, 3, csv.stdout)
+            let fields = lines.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            XCTAssertEqual(fields.map { Array($0[2...7]) }, [
+                ["SKU-0002", "-2", "59", "sale", orderId, ""],
+                ["SKU-0002", "2", "61", "cancellation", orderId, ""],
+                ["SKU-0002", "9", "70", "import", "", "shop-rpc import"],
+            ], "no row for SKU-0003: the import left its level as it was")
+            XCTAssertTrue(lines[0].hasSuffix(#",,"web, ""checkout""""#), "the order's actor, quoted as CSV needs: \(lines[0])")
+            XCTAssertEqual(fields[1][1], cancelledAt)
+            XCTAssertEqual(fields.map { Int($0[0]) ?? 0 }, fields.map { Int($0[0]) ?? 0 }.sorted())
+
+            let ndjson = try runCommand(["export", "ledger", "--format", "ndjson", "--since", cancelledAt, "--db", store.location])
+            let objects = ndjson.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            XCTAssertEqual(objects.map { $0["reason"] as? String }, ["cancellation", "import"])
+            XCTAssertEqual(objects.first?["orderId"] as? String, orderId)
+            XCTAssertNil(objects.first?["source"], "an absent member is left out")
+            XCTAssertEqual(objects.last?["availableAfter"] as? Int, 70)
+            XCTAssertEqual(try runCommand(["export", "ledger", "--since", "2999-01-01", "--db", store.location]).stdout,
+                           "seq,at,sku,delta,availableAfter,reason,orderId,source,actor\n")
+        }
+    }
+
+    /// The level of `sku` in `store`, from `export stock`.
+    private static func level(_ sku: String, _ store: CommandStore) throws -> Int? {
+        let stock = try runCommand(["export", "stock", "--db", store.location]).stdout
+        return stock.split(separator: "\n").first { $0.hasPrefix(sku + ",") }.flatMap { Int($0.split(separator: ",")[1]) }
+    }
 }

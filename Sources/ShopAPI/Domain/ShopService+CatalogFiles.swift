@@ -48,4 +48,11 @@ extension ShopService {
     public func exportOrders(since: OrderTime?, _ body: (Order) throws -> Void) throws {
         try store.exportOrders(since: since?.stamp, body)
     }
+
+    /// Calls `body` with each stock ledger row made at or after `since` (all when nil), in ledger
+    /// order, from one consistent snapshot, in constant memory (`shop-rpc export ledger`).
+    /// - Throws: as `exportProducts`.
+    public func exportStockLedger(since: OrderTime?, _ body: (StockMovement) throws -> Void) throws {
+        try store.exportStockLedger(since: since?.stamp, body)
+    }
 }

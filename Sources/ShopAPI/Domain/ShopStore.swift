@@ -66,6 +66,9 @@ protocol ShopStore: Sendable {
     /// Calls `body` with every order placed at or after `since` (an order timestamp, see
     /// `OrderStamp`; all when nil), oldest first, from one snapshot, streaming.
     func exportOrders(since: String?, _ body: (Order) throws -> Void) throws
+    /// Calls `body` with every stock ledger row made at or after `since` (a timestamp as the rows
+    /// hold it; all when nil), in ledger order, from one snapshot, streaming.
+    func exportStockLedger(since: String?, _ body: (StockMovement) throws -> Void) throws
 
     /// Write transactions committed and write operations run in them, since the store opened.
     var stats: (transactions: Int, operations: Int) { get }

@@ -149,6 +149,12 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         }
     }
 
+    func exportStockLedger(since: String?, _ body: (StockMovement) throws -> Void) throws {
+        for movement in lock.withLock({ state.ledger }) where movement.at >= (since ?? "") {
+            try body(movement)
+        }
+    }
+
     func exportOrders(since: String?, _ body: (Order) throws -> Void) throws {
         for stored in lock.withLock({ state.orders }) where stored.order.createdAt >= (since ?? "") {
             try body(stored.order)

@@ -225,6 +225,13 @@ final class PostgreSQLShopStore: ShopStore {
 
     /// Rows fetched from a cursor over `query` a batch at a time, in one read-only snapshot, each
     /// handed to `body` (constant memory); store errors as `ShopError`, `body`'s own as they are.
+    func exportStockLedger(since: String?, _ body: (StockMovement) throws -> Void) throws {
+        let sinceLiteral = PostgreSQLText.escaped(since ?? "").replacing("'", with: "''")
+        try onExportCursor(
+            "SELECT \(ShopRows.movementColumns) FROM stock_ledger WHERE at >= '\(sinceLiteral)' COLLATE \"C\" ORDER BY seq"
+        ) { row in try body(ShopRows.movement(row)) }
+    }
+
     private func onExportCursor(_ query: String, _ body: (PostgreSQLRow) throws -> Void) throws {
         do {
             try pool.withConnection(interruption: nil) { connection in

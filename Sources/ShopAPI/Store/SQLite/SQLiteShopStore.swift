@@ -209,6 +209,14 @@ final class SQLiteShopStore: ShopStore {
         }
     }
 
+    func exportStockLedger(since: String?, _ body: (StockMovement) throws -> Void) throws {
+        try onExportSnapshot { connection in
+            try connection.forEachRow(
+                "SELECT \(ShopRows.movementColumns) FROM stock_ledger WHERE at >= ?1 ORDER BY seq", [since ?? ""]
+            ) { row in try body(ShopRows.movement(row)) }
+        }
+    }
+
     /// Runs `body` on a read connection in one read transaction (one snapshot); store errors as
     /// `ShopError`, `body`'s own as they are.
     private func onExportSnapshot(_ body: (SQLiteConnection) throws -> Void) throws {
