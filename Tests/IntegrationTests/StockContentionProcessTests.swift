@@ -5,7 +5,8 @@ import XCTest
 /// orders, cancelling orders (each from two processes at once) and adjusting stock on the same few
 /// SKUs, all at once, over pipes, each call carrying its process's `_meta.actor`: afterwards no level is
 /// negative, every cancelled order was restocked exactly once, and for every SKU the stock
-/// ledger's deltas add up to its level (each row following the one before). Nothing here waits for
+/// ledger's deltas, as `shop-rpc export ledger` writes them, add up to its level (each row
+/// following the one before). Nothing here waits for
 /// time to pass: every reply is awaited, and the checks hold whatever order the processes ran in.
 final class StockContentionProcessTests: XCTestCase {
     private static let hotSKUs = ["SKU-0041", "SKU-0042", "SKU-0043"]
@@ -131,14 +132,15 @@ final class StockContentionProcessTests: XCTestCase {
             XCTAssertEqual(Set(answers.map { $0["cancelledAt"] as? String ?? "-" }).count, 1, "\(orderId): both cancels answer the one cancel")
         }
 
-        // The ledger, in ledger order: sku, delta, level after, reason, order, actor.
-        let rows = try sql("SELECT sku, delta, available_after, reason, coalesce(order_id, ''), coalesce(actor, '') FROM stock_ledger ORDER BY seq")
-            .split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        // The ledger, as `shop-rpc export ledger` writes it (NDJSON), in ledger order.
+        let export = try runCommand(["export", "ledger"] + Array(store.prefix(2)) + ["--format", "ndjson"], timeout: 60)
+        XCTAssertEqual(export.status, 0, export.stderr)
         struct Row { let sku: String, delta: Int, after: Int, reason: String, orderId: String, actor: String }
-        let ledger = try rows.map { fields -> Row in
-            XCTAssertEqual(fields.count, 6, "\(fields)")
-            return Row(sku: fields[0], delta: try XCTUnwrap(Int(fields[1])), after: try XCTUnwrap(Int(fields[2])),
-                       reason: fields[3], orderId: fields[4], actor: fields.count > 5 ? fields[5] : "")
+        let ledger = try export.stdout.split(separator: "\n").map { line -> Row in
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
+            return Row(sku: try XCTUnwrap(object["sku"] as? String), delta: try XCTUnwrap(object["delta"] as? Int),
+                       after: try XCTUnwrap(object["availableAfter"] as? Int), reason: try XCTUnwrap(object["reason"] as? String),
+                       orderId: object["orderId"] as? String ?? "", actor: object["actor"] as? String ?? "")
         }
         servers[0].sendLine(rpc("levels", "inventory.check", ["skus": Self.hotSKUs]))
         let levels = try XCTUnwrap(servers[0].readReplies(1)["levels"]?.result?["levels"] as? [[String: Any]])
