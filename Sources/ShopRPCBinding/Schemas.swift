@@ -46,6 +46,25 @@ enum Schemas {
         "cancelledAt": ["type": "string", "format": "date-time"], "cancelReason": string,
     ], optional: ["cancelledAt", "cancelReason"])
 
+    /// One product of `admin.products.upsert`: a catalog file's row (protocol.md, "Catalog files").
+    static let catalogRow: JSONValue = [
+        "type": "object",
+        "properties": [
+            "sku": string, "name": string, "description": string, "category": string,
+            "priceCents": ["type": "integer", "minimum": 0], "currency": string, "stock": ["type": "integer", "minimum": 0],
+        ],
+        "required": ["sku"],
+        "additionalProperties": false,
+    ]
+
+    /// `admin.products.upsert`'s answer: the import's summary.
+    static let importSummary = object([
+        "rows": integer, "created": integer, "updated": integer, "unchanged": integer, "archived": integer, "stockSet": integer,
+    ])
+
+    /// `admin.products.archive`'s answer.
+    static let productsArchived = object(["archived": integer])
+
     /// `{sku, available}`: one level, as `admin.stock.adjust` and `admin.stock.set` answer.
     static let stockLevel = object(["sku": string, "available": integer])
 

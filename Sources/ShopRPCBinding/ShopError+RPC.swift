@@ -29,6 +29,14 @@ extension ShopError: RPCErrorConvertible {
             details = ["sku": .string(sku), "available": .int(Int64(available)), "delta": .int(Int64(delta)), "max": .int(Int64(max))]
         case let .stockMismatch(sku, expected, available):
             details = ["sku": .string(sku), "expected": .int(Int64(expected)), "available": .int(Int64(available))]
+        case let .invalidProducts(errors, more):
+            var members: JSONObject = ["detail": .string(Self.productsDetail(errors, more: more))]
+            if let first = errors.first { members.append("field", .string(Self.productField(first))) }
+            members.append("errors", .array(errors.map { error in
+                ["index": .int(Int64(error.line - 1)), "field": .string(Self.productField(error)), "message": .string(error.message)]
+            }))
+            if more > 0 { members.append("more", .int(Int64(more))) }
+            details = members
         }
         return RPCError(code: RPCErrorCode(code), type: type, message: message, details: details)
     }
@@ -49,6 +57,7 @@ extension ShopError: RPCErrorConvertible {
         case .storeBusy: 1010
         case .inventoryUnavailable, .inventoryCircuitOpen: 1009
         case .inventoryShed: -32001
+        case .invalidProducts: -32602
         case .stockOutOfRange: 1011
         case .stockMismatch: 1012
         }
@@ -68,6 +77,7 @@ extension ShopError: RPCErrorConvertible {
         case .storeBusy: "StoreBusy"
         case .inventoryUnavailable, .inventoryCircuitOpen: "InventoryUnavailable"
         case .inventoryShed: "DeadlineExceeded"
+        case .invalidProducts: "InvalidParams"
         case .stockOutOfRange: "StockOutOfRange"
         case .stockMismatch: "StockMismatch"
         }
@@ -104,7 +114,23 @@ extension ShopError: RPCErrorConvertible {
             "\(sku) has \(available) available: a change of \(delta) would leave \(available + delta), outside 0…\(max); nothing was changed"
         case let .stockMismatch(sku, expected, available):
             "\(sku) has \(available) available, not the expected \(expected); nothing was changed"
+        case let .invalidProducts(errors, more):
+            "Invalid params: \(Self.productsDetail(errors, more: more))"
         }
+    }
+
+    /// `data.detail` of `invalidProducts`: the first error, and how many more there are.
+    static func productsDetail(_ errors: [CatalogFileError], more: Int) -> String {
+        guard let first = errors.first else { return "the products break the catalog's rules" }
+        let others = errors.count - 1 + more
+        return "'\(productField(first))': \(first.message)" + (others > 0 ? " (and \(others) more error\(others == 1 ? "" : "s"), in data.errors)" : "")
+    }
+
+    /// The params member an error of the `line`-th product names: `products[2].name`, or the
+    /// product itself (`products[2]`) for what is wrong with it as a whole.
+    static func productField(_ error: CatalogFileError) -> String {
+        let product = "products[\(error.line - 1)]"
+        return error.field == "line" || error.field.isEmpty ? product : "\(product).\(error.field)"
     }
 
     /// `data.detail` of `inventoryCircuitOpen`.

@@ -105,6 +105,20 @@ extension StockSetParams {
     }
 }
 
+extension ProductsUpsertParams {
+    init?(jsonValue: JSONValue) {
+        guard let members = ParamsMembers(jsonValue), case .array(let products)? = members.object["products"] else { return nil }
+        self.init(products: products)
+    }
+}
+
+extension ProductsArchiveParams {
+    init?(jsonValue: JSONValue) {
+        guard let members = ParamsMembers(jsonValue), let skus = members.strings("skus") else { return nil }
+        self.init(skus: skus)
+    }
+}
+
 /// The members of a params object, read the way `Decodable` reads them (the last of repeated
 /// names), answering nil wherever `Decodable` might disagree or fail.
 private struct ParamsMembers {

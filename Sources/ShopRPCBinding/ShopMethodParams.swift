@@ -173,3 +173,47 @@ struct StockSetParams: ValidatedParams {
         ["sku": Schemas.string, "available": Schemas.integer(stockLevels), "expected": ["type": "integer", "minimum": 0]],
         required: ["sku", "available"])
 }
+
+private let productsPerCall = 1...ShopLimits.maxProductsPerCall
+
+struct ProductsUpsertParams: ValidatedParams {
+    /// Each a product object with the catalog file's members (`sku` and any of the others).
+    var products: [JSONValue]
+    func validate() throws(RPCError) {
+        guard productsPerCall.contains(products.count) else {
+            throw .invalidParams("'products' must hold 1 to \(ShopLimits.maxProductsPerCall) products", field: "products")
+        }
+        for (index, product) in products.enumerated() {
+            guard case .object = product else {
+                throw .invalidParams("'products[\(index)]' must be an object such as {\"sku\": …}", field: "products[\(index)]")
+            }
+        }
+    }
+    static let schema = Schemas.params(
+        ["products": ["type": "array", "minItems": 1, "maxItems": .int(Int64(ShopLimits.maxProductsPerCall)), "items": Schemas.catalogRow]],
+        required: ["products"])
+
+    /// The products as a catalog file's NDJSON, one per line in order, which the import's reader
+    /// checks with the file's rules (so products[i] is the file's line i + 1).
+    static func ndjson(_ products: [JSONValue]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for product in products {
+            JSONWriter.write(product, into: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return bytes
+    }
+}
+
+struct ProductsArchiveParams: ValidatedParams {
+    var skus: [String]
+    func validate() throws(RPCError) {
+        guard productsPerCall.contains(skus.count) else {
+            throw .invalidParams("'skus' must hold 1 to \(ShopLimits.maxProductsPerCall) skus", field: "skus")
+        }
+        for (index, sku) in skus.enumerated() { try requireIdentifier(sku, "skus[\(index)]") }
+    }
+    static let schema = Schemas.params(
+        ["skus": ["type": "array", "items": Schemas.string, "minItems": 1, "maxItems": .int(Int64(ShopLimits.maxProductsPerCall))]],
+        required: ["skus"])
+}

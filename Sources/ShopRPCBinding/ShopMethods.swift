@@ -87,6 +87,18 @@ public enum ShopMethods {
                 service.setStock(sku: params.sku, available: params.available, expected: params.expected, actor: call.actor,
                                  interruption: call.interruption, completion: done)
             },
+            adminSync("admin.products.upsert", ProductsUpsertParams.self,
+                      summary: "Adds or changes up to 1000 products with the catalog import's rules, all or nothing; answers the import's summary.",
+                      params: ProductsUpsertParams.schema, result: Schemas.importSummary,
+                      hints: MethodHints(destructive: true, idempotent: true)) { params, call in
+                try service.upsertProducts(ndjson: ProductsUpsertParams.ndjson(params.products), actor: call.actor)
+            },
+            admin("admin.products.archive", ProductsArchiveParams.self,
+                  summary: "Takes products out of the catalog as an import with --replace does (their stock and orders kept); all or nothing.",
+                  params: ProductsArchiveParams.schema, result: Schemas.productsArchived,
+                  hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
+                service.archiveProducts(skus: params.skus, interruption: call.interruption, completion: done)
+            },
         ]
     }
 
@@ -136,6 +148,23 @@ public enum ShopMethods {
     ) -> MethodSpec {
         write(name, type, summary: summary, params: params, result: result, hints: hints, body)
             .scoped(ShopScope.admin.rawValue)
+    }
+
+    /// An operator's write that runs synchronously on the engine's work queue (an upsert is a
+    /// catalog import, which holds its connection while it runs), in the admin scope.
+    private static func adminSync<Params: ValidatedParams, Output: Encodable & Sendable>(
+        _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
+        _ body: @escaping @Sendable (Params, ShopCall) throws -> Output
+    ) -> MethodSpec {
+        .callback(name, params: type, deadlineMs: defaultDeadlineMs, summary: summary,
+                  paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
+            completion(Result {
+                try params.validate()
+                return try body(params, ShopCall(context))
+            })
+        }
+        .hinting(hints)
+        .scoped(ShopScope.admin.rawValue)
     }
 
     /// A store write, handed to the service's grouping writer; its completion ends the call. In

@@ -104,3 +104,26 @@ extension OrderPage: JSONWritable {
         json.endObject()
     }
 }
+
+/// `admin.products.upsert`'s answer: the import's summary, members in the order `shop-rpc import`
+/// prints them.
+extension CatalogImportSummary: JSONWritable {
+    public func write(to json: inout JSONOutput) {
+        json.beginObject()
+        json.member("rows", rows)
+        json.member("created", created)
+        json.member("updated", updated)
+        json.member("unchanged", unchanged)
+        json.member("archived", archived)
+        json.member("stockSet", stockSet)
+        json.endObject()
+    }
+}
+
+extension ProductsArchived: JSONWritable {
+    public func write(to json: inout JSONOutput) {
+        json.beginObject()
+        json.member("archived", archived)
+        json.endObject()
+    }
+}

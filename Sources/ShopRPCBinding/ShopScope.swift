@@ -7,7 +7,8 @@ public enum ShopScope: String, CaseIterable, Sendable {
     case read
     /// A customer's changes: `cart.add`, `cart.remove`, `cart.clear`, `orders.place`, `orders.cancel`.
     case write
-    /// The operator's methods: `admin.stock.adjust`, `admin.stock.set`.
+    /// The operator's methods: `admin.stock.adjust`, `admin.stock.set`, `admin.products.upsert`,
+    /// `admin.products.archive`.
     case admin
 
     /// What a server serves unless told otherwise: every customer method, nothing of the operator's.

@@ -130,6 +130,40 @@ final class ShopSessionTests: XCTestCase {
         }
     }
 
+    /// `admin.products.upsert` and `admin.products.archive` over the pipes: the import's summary,
+    /// its rules' errors naming each product, and a product archived, refused to a cart, and
+    /// brought back by listing it again.
+    func test_adminProducts_upsertAndArchive() throws {
+        try forEachDatabase { databasePath in
+            let server = try ServerProcess(["--db", databasePath, "--allow", "read,write,admin"])
+            let upserted = call(server, 1, "admin.products.upsert", ["products": [
+                ["sku": "TEA-1", "name": "Green Tea Tin", "category": "tea", "priceCents": 899, "stock": 30],
+                ["sku": "SKU-0010", "name": "Renamed Product"],
+            ], "_meta": ["actor": "ops:dana"]])
+            XCTAssertEqual(upserted.result as NSDictionary?,
+                           ["rows": 2, "created": 1, "updated": 1, "unchanged": 0, "archived": 0, "stockSet": 1] as NSDictionary)
+            XCTAssertEqual(call(server, 2, "catalog.get", ["sku": "TEA-1"]).result?["name"] as? String, "Green Tea Tin")
+
+            let rejected = call(server, 3, "admin.products.upsert", ["products": [
+                ["sku": "TEA-2", "name": "No Price", "category": "tea"],
+                ["sku": "TEA-3", "name": "Negative", "category": "tea", "priceCents": -1],
+            ]])
+            XCTAssertEqual(rejected.errorCode, -32602, "\(rejected)")
+            let data = try XCTUnwrap((rejected["error"] as? [String: Any])?["data"] as? [String: Any])
+            XCTAssertEqual(data["field"] as? String, "products[0].priceCents")
+            XCTAssertEqual((data["errors"] as? [[String: Any]])?.map { $0["field"] as? String }, ["products[0].priceCents", "products[1].priceCents"])
+            XCTAssertEqual(call(server, 4, "catalog.get", ["sku": "TEA-2"]).errorCode, 1001, "nothing was written")
+
+            XCTAssertEqual(call(server, 5, "admin.products.archive", ["skus": ["TEA-1"]]).result as NSDictionary?, ["archived": 1] as NSDictionary)
+            XCTAssertEqual(call(server, 6, "cart.add", ["cartId": "t", "sku": "TEA-1", "quantity": 1]).errorCode, 1001)
+            XCTAssertEqual(call(server, 7, "admin.products.archive", ["skus": ["TEA-1", "NOPE-9"]]).errorCode, 1001)
+            XCTAssertEqual(call(server, 8, "admin.products.upsert", ["products": [["sku": "TEA-1"]]]).result?["updated"] as? Int, 1)
+            XCTAssertEqual(available(server, "TEA-1"), 30, "archiving kept its stock")
+            server.closeInput()
+            XCTAssertEqual(server.waitForExit(), 0)
+        }
+    }
+
     func test_idempotentRetry_returnsTheSameOrder_withoutASecondDecrement_alsoAfterARestart() throws {
         try forEachDatabase { databasePath in
             var server = try ServerProcess(["--db", databasePath])

@@ -116,7 +116,8 @@ final class WireProtocolTests: XCTestCase {
         let methods = ((server.readJSON() as? [String: Any])?.result?["methods"] as? [[String: Any]]) ?? []
         let byName = Dictionary(uniqueKeysWithValues: methods.map { ($0["name"] as? String ?? "", $0) })
         for name in ["catalog.list", "catalog.get", "catalog.search", "inventory.check", "cart.get", "cart.add", "cart.remove",
-                     "cart.clear", "orders.place", "orders.cancel", "orders.get", "orders.list", "admin.stock.adjust", "admin.stock.set"] {
+                     "cart.clear", "orders.place", "orders.cancel", "orders.get", "orders.list", "admin.stock.adjust", "admin.stock.set",
+                     "admin.products.upsert", "admin.products.archive"] {
             XCTAssertNotNil(byName[name], name)
         }
         XCTAssertEqual(byName["inventory.check"]?["x-deadlineMs"] as? Int, 5000)

@@ -112,6 +112,14 @@ def test_adminScope_listsTheOperatorsTools_withHints_andTheyAdjustAndSetStock():
             assert stale.is_error and stale.structured_content["error"]["code"] == 1012
             levels = (await session.call_tool("inventory_check", {"skus": ["SKU-0002"]})).structured_content["levels"]
             assert levels == [{"sku": "SKU-0002", "available": 8}]
+            assert {"admin_products_upsert", "admin_products_archive"} <= set(tools)
+            upserted = await session.call_tool("admin_products_upsert", {"products": [
+                {"sku": "MCP-1", "name": "Agent Mug", "category": "kitchen", "priceCents": 999}]})
+            assert not upserted.is_error and upserted.structured_content["created"] == 1
+            bad = await session.call_tool("admin_products_upsert", {"products": [{"sku": "MCP-2", "name": "No Price", "category": "x"}]})
+            assert bad.is_error and bad.structured_content["error"]["data"]["field"] == "products[0].priceCents"
+            archived = await session.call_tool("admin_products_archive", {"skus": ["MCP-1"]})
+            assert archived.structured_content == {"archived": 1}
 
     run(test)
 

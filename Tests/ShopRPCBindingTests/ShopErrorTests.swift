@@ -35,6 +35,28 @@ final class ShopErrorTests: XCTestCase {
                        "SKU-0001 has 7 available, not the expected 5; nothing was changed")
     }
 
+    /// A rejected upsert is the params' fault: -32602, naming the first product's field, with
+    /// every error listed by product index.
+    func test_invalidProducts_isInvalidParams_namingTheFirstField_andListingEachError() {
+        let error = ShopError.invalidProducts(errors: [
+            CatalogFileError(line: 3, field: "priceCents", message: "must be an integer"),
+            CatalogFileError(line: 5, field: "line", message: "not a JSON object"),
+        ], more: 2)
+        XCTAssertEqual(error.code, -32602)
+        XCTAssertEqual(error.rpcError.code, .invalidParams)
+        XCTAssertEqual(error.message, "Invalid params: 'products[2].priceCents': must be an integer (and 3 more errors, in data.errors)")
+        XCTAssertEqual(error.rpcError.data, [
+            "type": "InvalidParams",
+            "detail": "'products[2].priceCents': must be an integer (and 3 more errors, in data.errors)",
+            "field": "products[2].priceCents",
+            "errors": [
+                ["index": 2, "field": "products[2].priceCents", "message": "must be an integer"],
+                ["index": 4, "field": "products[4]", "message": "not a JSON object"],
+            ],
+            "more": 2,
+        ])
+    }
+
     func test_stockErrors_carryTheirValuesInData() {
         XCTAssertEqual(ShopError.stockOutOfRange(sku: "A", available: 2, delta: -5, max: 9).rpcError.data,
                        ["type": "StockOutOfRange", "sku": "A", "available": 2, "delta": -5, "max": 9])

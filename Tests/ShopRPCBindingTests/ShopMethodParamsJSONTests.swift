@@ -86,6 +86,8 @@ final class ShopMethodParamsJSONTests: XCTestCase {
         assertAgreesWithDecodable(OrdersListParams.self, valid: [["cartId": "c1", "cursor": "x", "limit": 3], [:]])
         assertAgreesWithDecodable(CancelOrderParams.self, valid: [["orderId": "ord-1", "reason": "customer"], ["orderId": "ord-1"]])
         assertAgreesWithDecodable(StockAdjustParams.self, valid: [["sku": "SKU-0001", "delta": -3, "reason": "damaged"]])
+        assertAgreesWithDecodable(ProductsUpsertParams.self, valid: [["products": [["sku": "A-1", "stock": 3], ["sku": "B-2", "name": "Mug"]]]])
+        assertAgreesWithDecodable(ProductsArchiveParams.self, valid: [["skus": ["A-1", "B-2"]]])
         assertAgreesWithDecodable(StockSetParams.self, valid: [["sku": "SKU-0001", "available": 5, "expected": 3], ["sku": "SKU-0001", "available": 0]])
     }
 

@@ -18,6 +18,7 @@ final class ShopMethodScopesTests: XCTestCase {
         "catalog.list": .read, "catalog.get": .read, "catalog.search": .read, "inventory.check": .read, "cart.get": .read,
         "cart.add": .write, "cart.remove": .write, "cart.clear": .write, "orders.place": .write, "orders.cancel": .write,
         "orders.get": .read, "orders.list": .read, "admin.stock.adjust": .admin, "admin.stock.set": .admin,
+        "admin.products.upsert": .admin, "admin.products.archive": .admin,
     ]
 
     private func specs(inventory: (any InventorySource)?) throws -> [MethodSpec] {
@@ -47,6 +48,8 @@ final class ShopMethodScopesTests: XCTestCase {
             XCTAssertEqual(hints["orders.cancel"], MethodHints(readOnly: false, destructive: true, idempotent: true))
             XCTAssertEqual(hints["admin.stock.adjust"], MethodHints(readOnly: false, destructive: true, idempotent: false))
             XCTAssertEqual(hints["admin.stock.set"], MethodHints(readOnly: false, destructive: true, idempotent: true))
+            XCTAssertEqual(hints["admin.products.upsert"], MethodHints(readOnly: false, destructive: true, idempotent: true))
+            XCTAssertEqual(hints["admin.products.archive"], MethodHints(readOnly: false, destructive: true, idempotent: true))
         }
     }
 

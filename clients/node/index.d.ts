@@ -241,6 +241,31 @@ export class ShopClient extends RPCClient {
   adminStockAdjust(sku: string, delta: number, reason: StockAdjustmentReason, options?: ActingCallOptions): Promise<StockLevel>;
   /** Puts the level; with `expected`, a compare-and-set (`StockMismatchError` when the level differs). */
   adminStockSet(sku: string, available: number, condition?: { expected?: number }, options?: ActingCallOptions): Promise<StockLevel>;
+  /** The import's rules, all or nothing; `InvalidParamsError` (with `errors`) for a product that breaks one. */
+  adminProductsUpsert(products: CatalogProduct[], options?: ActingCallOptions): Promise<ImportSummary>;
+  /** As `import --replace` archives; `NotFoundError` for an unknown sku, archiving none. */
+  adminProductsArchive(skus: string[], options?: ActingCallOptions): Promise<{ archived: number }>;
+}
+
+/** One product for `adminProductsUpsert`, as a catalog file's row: a member left out keeps the product's field. */
+export interface CatalogProduct {
+  sku: string;
+  name?: string;
+  description?: string;
+  category?: string;
+  priceCents?: number;
+  currency?: string;
+  stock?: number;
+}
+
+/** What an import or `adminProductsUpsert` did. */
+export interface ImportSummary {
+  rows: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  archived: number;
+  stockSet: number;
 }
 
 /** Why `adminStockAdjust` changes a level. */
@@ -323,6 +348,8 @@ export class MethodNotAllowedError extends MethodNotFoundError {
 }
 export class InvalidParamsError extends RPCError {
   readonly field: string | undefined;
+  /** `adminProductsUpsert`: every error found, `[{ index, field, message }]` (else `[]`). */
+  readonly errors: { index: number; field: string; message: string }[];
 }
 export class InternalError extends RPCError {}
 export class DeadlineExceededError extends RPCError {

@@ -9,7 +9,7 @@
 /// unchanged`. Stock is not a product field: `stockSet` counts the rows whose `stock` changes the
 /// level (for a new product, any `stock` given), whatever their product count. `archived` counts
 /// the products `--replace` archives.
-public struct CatalogImportSummary: Sendable, Equatable {
+public struct CatalogImportSummary: Codable, Sendable, Equatable {
     public var rows = 0
     public var created = 0
     public var updated = 0

@@ -48,6 +48,11 @@ public enum ShopError: Error, Sendable, Equatable {
     /// `ShopLimits.maxStock`): `available` is the level it found, `delta` the change asked.
     /// Nothing changed. Code 1011, `StockOutOfRange`.
     case stockOutOfRange(sku: String, available: Int, delta: Int, max: Int)
+    /// Products given to `admin.products.upsert` broke the catalog import's rules; nothing was
+    /// written. `errors` are the first ones in product order (`line` is the product's position,
+    /// from 1), `more` counts the rest. Code -32602, `InvalidParams` (the params are at fault),
+    /// with `data.field` naming the first (`products[3].priceCents`) and `data.errors` listing them.
+    case invalidProducts(errors: [CatalogFileError], more: Int)
     /// A compare-and-set (`admin.stock.set` with `expected`) found `available`, not `expected`.
     /// Nothing changed. Code 1012, `StockMismatch`.
     case stockMismatch(sku: String, expected: Int, available: Int)

@@ -21,4 +21,6 @@ public enum ShopLimits {
     public static let maxCancelReasonBytes = 256
     /// Most ledger rows one `stockMovements` read returns.
     public static let maxLedgerPage = 10_000
+    /// Most products one `admin.products.upsert` or `admin.products.archive` may name.
+    public static let maxProductsPerCall = 1000
 }

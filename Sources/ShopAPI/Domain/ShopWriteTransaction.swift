@@ -31,6 +31,13 @@ protocol ShopWriteTransaction: ShopReadTransaction {
     /// wait for each other in a cycle.
     func changeStock(sku: String, by delta: Int, onlyIfListed: Bool, cause: StockChangeCause) throws -> Int?
 
+    // MARK: - Products
+
+    /// Takes the product with `sku` out of the catalog as `import --replace` does (archived: out
+    /// of listings and search; its stock, the carts and orders holding it kept). Changes nothing
+    /// for an unknown SKU or a product already archived, and says which it was.
+    func archiveProduct(sku: String) throws -> ProductArchiving
+
     // MARK: - Orders
 
     /// The order with `id`, its row locked against every other writer until this transaction ends

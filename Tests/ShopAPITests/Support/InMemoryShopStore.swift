@@ -244,6 +244,11 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
 
         func lockOrder(id: String) -> Order? { order(id: id) }
 
+        func archiveProduct(sku: String) -> ProductArchiving {
+            guard state.products[sku] != nil else { return .unknown }
+            return state.archived.insert(sku).inserted ? .archived : .alreadyArchived
+        }
+
         func markOrderCancelled(id: String, at: String, reason: String?) {
             guard let index = state.orders.firstIndex(where: { $0.order.orderId == id }) else { return }
             let stored = state.orders[index]

@@ -82,6 +82,8 @@ export class InvalidParamsError extends RPCError {
     super(code, message, data, context);
     /** The params member at fault, when there is one. */
     this.field = this.data.field;
+    /** `admin.products.upsert`: every error found, `[{ index, field, message }]` (else `[]`). */
+    this.errors = Array.isArray(this.data.errors) ? this.data.errors : [];
   }
 }
 

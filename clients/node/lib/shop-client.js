@@ -211,6 +211,29 @@ export class ShopClient extends RPCClient {
   adminStockSet(sku, available, { expected } = {}, options) {
     return this.call('admin.stock.set', acting(definedMembers({ sku, available, expected }), options), options);
   }
+
+  /**
+   * Adds or changes 1…1000 products with `shop-rpc import`'s rules, all or nothing, and resolves
+   * with the import's summary `{ rows, created, updated, unchanged, archived, stockSet }`. A
+   * product breaking a rule rejects with `InvalidParamsError` (nothing written): its `field` names
+   * the first error (`products[2].priceCents`), its `errors` lists them all.
+   * @param {Array<{ sku: string, name?: string, description?: string, category?: string,
+   *   priceCents?: number, currency?: string, stock?: number }>} products
+   * @param {ActingCallOptions} [options]
+   */
+  adminProductsUpsert(products, options) {
+    return this.call('admin.products.upsert', acting({ products }, options), options);
+  }
+
+  /**
+   * Takes 1…1000 products out of the catalog as `import --replace` does, all or nothing, and
+   * resolves with `{ archived }`. An unknown sku rejects with `NotFoundError`, archiving none.
+   * @param {string[]} skus
+   * @param {ActingCallOptions} [options]
+   */
+  adminProductsArchive(skus, options) {
+    return this.call('admin.products.archive', acting({ skus }, options), options);
+  }
 }
 
 /** `params` with `_meta.actor` when `options.actor` is set (the client adds its own `_meta` members). */

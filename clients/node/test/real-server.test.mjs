@@ -317,3 +317,21 @@ test('adminStock_adjustAndCompareAndSet_rejectWithTypedErrors_andChangeNothing',
     assert.equal(await level(), 3);
   });
 });
+
+test('adminProducts_upsertWithTheImportsRules_andArchive', async () => {
+  await withServer(['--allow', 'read,write,admin'], async (client) => {
+    const summary = await client.adminProductsUpsert([
+      { sku: 'JS-1', name: 'Node Mug', category: 'kitchen', priceCents: 1399, stock: 6 },
+      { sku: 'SKU-0001', priceCents: 2599 },
+    ], { actor: 'node-ops' });
+    assert.deepEqual(summary, { rows: 2, created: 1, updated: 1, unchanged: 0, archived: 0, stockSet: 1 });
+    await assert.rejects(client.adminProductsUpsert([{ sku: 'JS-2', name: 'No Price', category: 'kitchen' }]), (error) => {
+      assert.ok(error instanceof InvalidParamsError, `got ${error.constructor.name}`);
+      assert.equal(error.field, 'products[0].priceCents');
+      assert.deepEqual(error.errors.map((e) => e.index), [0]);
+      return true;
+    });
+    assert.deepEqual(await client.adminProductsArchive(['JS-1']), { archived: 1 });
+    await assert.rejects(client.catalogGet('JS-1'), (error) => error instanceof NotFoundError);
+  });
+});

@@ -16,8 +16,9 @@ from .errors import (CartEmptyError, ClientClosedError, ClientDeadlineExceededEr
                      InvalidRequestError, MessageTooLargeError, MethodNotAllowedError, MethodNotFoundError, NotFoundError,
                      OutOfStockError, ParseError, RequestCancelledError, RPCError, ShopError, ShuttingDownError,
                      StockMismatchError, StockOutOfRangeError, StorageError, StoreBusyError, StoreInterruptedError, error_from_wire)
-from .models import (Cart, CartLine, InventoryLevels, LatencyQuantiles, MethodStats, NotificationHandler, Order, OrderPage,
-                     Product, ProductPage, ProgressCallback, SearchResult, ServerStats, StockLevel)
+from .models import (Cart, CartLine, CatalogProduct, ImportSummary, InventoryLevels, LatencyQuantiles, MethodStats,
+                     NotificationHandler, Order, OrderPage, Product, ProductPage, ProductsArchived, ProgressCallback,
+                     SearchResult, ServerStats, StockLevel)
 from .pending_call import PendingCall
 from .server import ServerNotFoundError, find_server_binary
 
@@ -34,5 +35,6 @@ __all__ = [
     "StockMismatchError", "ConnectionLostError", "ClientClosedError", "error_from_wire",
     # result shapes
     "Product", "ProductPage", "SearchResult", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
-    "OrderPage", "LatencyQuantiles", "MethodStats", "ServerStats", "ProgressCallback", "NotificationHandler",
+    "OrderPage", "CatalogProduct", "ImportSummary", "ProductsArchived", "LatencyQuantiles", "MethodStats", "ServerStats",
+    "ProgressCallback", "NotificationHandler",
 ]

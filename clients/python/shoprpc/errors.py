@@ -163,6 +163,12 @@ class InvalidParamsError(RPCError):
     def field(self) -> Optional[str]:
         return self.data.get("field")
 
+    @property
+    def errors(self) -> list:
+        """``admin.products.upsert``: every error found, ``[{index, field, message}]`` (else ``[]``)."""
+        errors = self.data.get("errors")
+        return errors if isinstance(errors, list) else []
+
 
 class InternalError(RPCError):
     """-32603 ``InternalError``: a handler failed unexpectedly."""

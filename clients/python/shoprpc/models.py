@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional, TypedDict
 
 __all__ = ["Product", "ProductPage", "SearchResult", "StockLevel", "InventoryLevels", "CartLine", "Cart",
-           "Order", "OrderPage", "LatencyQuantiles", "MethodStats", "ServerStats", "ProgressCallback",
-           "NotificationHandler"]
+           "Order", "OrderPage", "CatalogProduct", "ImportSummary", "ProductsArchived", "LatencyQuantiles", "MethodStats",
+           "ServerStats", "ProgressCallback", "NotificationHandler"]
 
 
 class Product(TypedDict):
@@ -95,6 +95,41 @@ class OrderPage(_OrderPageItems, total=False):
     """One page of ``orders.list``, newest first; ``nextCursor`` is absent on the last page."""
 
     nextCursor: str
+
+
+class _CatalogProductKey(TypedDict):
+    sku: str
+
+
+class CatalogProduct(_CatalogProductKey, total=False):
+    """One product for ``admin_products_upsert``, as a catalog file's row: a member left out keeps
+    the product's field (a new SKU needs ``name``, ``category`` and ``priceCents``)."""
+
+    name: str
+    description: str
+    category: str
+    priceCents: int
+    currency: str
+    stock: int
+
+
+class ImportSummary(TypedDict):
+    """What an import or ``admin.products.upsert`` did: each row once as ``created``, ``updated`` or
+    ``unchanged``; ``stockSet`` the rows whose stock changed a level; ``archived`` what ``--replace``
+    archived."""
+
+    rows: int
+    created: int
+    updated: int
+    unchanged: int
+    archived: int
+    stockSet: int
+
+
+class ProductsArchived(TypedDict):
+    """``admin.products.archive``: how many products it archived (not those archived already)."""
+
+    archived: int
 
 
 class LatencyQuantiles(TypedDict):

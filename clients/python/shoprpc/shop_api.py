@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, cast
 
-from .models import (Cart, InventoryLevels, Order, OrderPage, Product, ProductPage, ProgressCallback, SearchResult,
-                     ServerStats, StockLevel)
+from .models import (Cart, CatalogProduct, ImportSummary, InventoryLevels, Order, OrderPage, Product, ProductPage,
+                     ProductsArchived, ProgressCallback, SearchResult, ServerStats, StockLevel)
 
 if TYPE_CHECKING:
     from .messages import Params
@@ -167,6 +167,27 @@ class ShopMethods:
         params = _acting(_present(sku=sku, available=available, expected=expected), actor)
         return cast(StockLevel, self.call("admin.stock.set", params, timeout, progress=progress))
 
+    def admin_products_upsert(self, products: Sequence[CatalogProduct], *, actor: Optional[str] = None,
+                              timeout: Optional[float] = None,
+                              progress: Optional[ProgressCallback] = None) -> ImportSummary:
+        """``admin.products.upsert``: adds or changes 1..1000 products with ``shop-rpc import``'s rules,
+        all or nothing, and returns the import's summary ``{rows, created, updated, unchanged, archived,
+        stockSet}``.
+
+        A product breaking a rule raises :class:`~shoprpc.InvalidParamsError` (nothing written) whose
+        ``.field`` names the first error (``products[2].priceCents``) and ``.errors`` lists them all.
+        """
+        params = _acting({"products": list(products)}, actor)
+        return cast(ImportSummary, self.call("admin.products.upsert", params, timeout, progress=progress))
+
+    def admin_products_archive(self, skus: Sequence[str], *, actor: Optional[str] = None, timeout: Optional[float] = None,
+                               progress: Optional[ProgressCallback] = None) -> ProductsArchived:
+        """``admin.products.archive``: takes 1..1000 products out of the catalog as ``import --replace``
+        does, all or nothing, and returns ``{archived}``. Raises :class:`~shoprpc.NotFoundError` for an
+        unknown sku (archiving none)."""
+        params = _acting({"skus": list(skus)}, actor)
+        return cast(ProductsArchived, self.call("admin.products.archive", params, timeout, progress=progress))
+
 
 class AsyncShopMethods:
     """The shop operations as coroutines, same arguments and results as :class:`ShopMethods`.
@@ -267,3 +288,17 @@ class AsyncShopMethods:
         """See :meth:`ShopMethods.admin_stock_set`."""
         params = _acting(_present(sku=sku, available=available, expected=expected), actor)
         return cast(StockLevel, await self.call("admin.stock.set", params, timeout, progress=progress))
+
+    async def admin_products_upsert(self, products: Sequence[CatalogProduct], *, actor: Optional[str] = None,
+                                    timeout: Optional[float] = None,
+                                    progress: Optional[ProgressCallback] = None) -> ImportSummary:
+        """See :meth:`ShopMethods.admin_products_upsert`."""
+        params = _acting({"products": list(products)}, actor)
+        return cast(ImportSummary, await self.call("admin.products.upsert", params, timeout, progress=progress))
+
+    async def admin_products_archive(self, skus: Sequence[str], *, actor: Optional[str] = None,
+                                     timeout: Optional[float] = None,
+                                     progress: Optional[ProgressCallback] = None) -> ProductsArchived:
+        """See :meth:`ShopMethods.admin_products_archive`."""
+        params = _acting({"skus": list(skus)}, actor)
+        return cast(ProductsArchived, await self.call("admin.products.archive", params, timeout, progress=progress))

@@ -106,6 +106,25 @@ def test_adminStock_adjustAndCompareAndSet_withTypedErrors(spawn) -> None:
         shop.admin_stock_set("SKU-NOPE", 1)
 
 
+def test_adminProducts_upsertWithTheImportsRules_andArchive(spawn) -> None:
+    shop = spawn("--allow", "read,write,admin")
+    summary = shop.admin_products_upsert([
+        {"sku": "PY-1", "name": "Python Mug", "category": "kitchen", "priceCents": 1299, "stock": 4},
+        {"sku": "SKU-0001", "priceCents": 2599},
+    ], actor="py-ops")
+    assert summary == {"rows": 2, "created": 1, "updated": 1, "unchanged": 0, "archived": 0, "stockSet": 1}
+    assert shop.catalog_get("PY-1")["name"] == "Python Mug"
+    with pytest.raises(InvalidParamsError) as invalid:
+        shop.admin_products_upsert([{"sku": "PY-2", "name": "No Category", "priceCents": 1}, {"sku": "PY-3", "colour": "red"}])
+    assert invalid.value.field == "products[0].category"
+    assert [error["index"] for error in invalid.value.errors] == [0, 1]
+    assert shop.admin_products_archive(["PY-1"]) == {"archived": 1}
+    with pytest.raises(NotFoundError):
+        shop.catalog_get("PY-1")
+    with pytest.raises(NotFoundError):
+        shop.admin_products_archive(["SKU-NOPE"])
+
+
 def test_errors_areTypedByDataType_withTheirDataAsAttributes(spawn) -> None:
     shop = spawn()
     with pytest.raises(NotFoundError) as not_found:

@@ -170,6 +170,15 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         )
     }
 
+    // MARK: - Products
+
+    /// As `import --replace` archives (`PostgreSQLCatalogImport`): the flag, which takes the
+    /// product out of the word index too (its index covers the products not archived).
+    func archiveProduct(sku: String) throws -> ProductArchiving {
+        if try run("UPDATE products SET archived = true WHERE sku = $1 AND NOT archived", [sku]) == 1 { return .archived }
+        return try query("SELECT 1 FROM products WHERE sku = $1", [sku]) { _ in () }.isEmpty ? .unknown : .alreadyArchived
+    }
+
     // MARK: - Orders
 
     /// `SELECT … FOR UPDATE`: a second cancel of the order waits here for the first to end, then

@@ -158,6 +158,25 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         )
     }
 
+    // MARK: - Products
+
+    /// As `import --replace` archives (`SQLiteCatalogImport`): the flag, and the product's words
+    /// out of the search index.
+    func archiveProduct(sku: String) throws -> ProductArchiving {
+        let found = try query("SELECT seq, name, category, archived FROM products WHERE sku = ?1", [sku]) {
+            (seq: $0.int64(0), name: $0.text(1), category: $0.text(2), archived: $0.int(3) != 0)
+        }
+        guard let product = found.first else { return .unknown }
+        guard !product.archived else { return .alreadyArchived }
+        try run("UPDATE products SET archived = 1 WHERE sku = ?1", [sku])
+        if searchMode == .fullText {
+            try checkInterruption()
+            try SQLiteSearchIndex.remove(seq: product.seq, document: SearchText.productDocument(name: product.name, category: product.category),
+                                         on: connection)
+        }
+        return .archived
+    }
+
     // MARK: - Orders
 
     func insertOrder(_ order: Order, idempotencyKey: String) throws {
