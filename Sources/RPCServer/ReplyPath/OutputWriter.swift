@@ -243,7 +243,7 @@ package final class OutputWriter: Sendable {
     /// Takes every pending byte for a direct write if the writer is idle (no owner, no flush
     /// scheduled) and `direct` can take them without blocking; nil otherwise.
     private func takeIfIdleLocked(_ state: inout Pending, _ direct: DirectOutput) -> [UInt8]? {
-        guard state.ownership.state == .idle, direct.hasRoom(for: state.bytes.count),
+        guard state.ownership.state == .idle, direct.mayTake(state.bytes.count),
               state.ownership.takeForDirectWrite(pending: state.bytes.count) else { return nil }
         var batch: [UInt8] = []
         swap(&batch, &state.bytes)
@@ -256,16 +256,26 @@ package final class OutputWriter: Sendable {
         return state.flushWaiters
     }
 
-    /// Writes `batch` on this thread as the owner, then gives ownership up: what was submitted
-    /// meanwhile goes to the writer queue. A failed write closes the writer (and runs `onClosed`
-    /// on the writer queue, as a failed flush does).
+    /// Writes `batch` on this thread as the owner (`DirectOutput.write`: never blocks), then gives
+    /// ownership up: what it could not write, and what was submitted meanwhile, goes to the writer
+    /// queue, in that order. A failed write closes the writer (and runs `onClosed` on the writer
+    /// queue, as a failed flush does).
     private func writeDirectly(_ batch: [UInt8]) {
         var batch = batch
-        let failed = writeAsOwner(&batch, keepingCapacityUpTo: 64 * 1024)
+        let written = batch.withUnsafeBytes { direct?.write($0) }
+        let failed = written == nil
         var flushed: [@Sendable () -> Void] = []
         let (schedule, wakeWaiters) = pending.withLock { state -> (Bool, Bool) in
+            if let written, written < batch.count {
+                // Left for the writer queue, ahead of anything appended since: the frame it cuts
+                // through is finished before another begins.
+                state.bytes.insert(contentsOf: batch[written...], at: 0)
+            }
             let after = Self.endWriteLocked(&state, failed: failed, flushWaiters: &flushed)
-            if after == .flushed, state.bytes.capacity < batch.capacity { swap(&batch, &state.bytes) }  // reuse the buffer
+            if after == .flushed, state.bytes.capacity < batch.capacity {  // reuse the buffer
+                batch.removeAll(keepingCapacity: batch.capacity <= 64 * 1024)
+                swap(&batch, &state.bytes)
+            }
             return (after == .scheduleFlush, !failed && !state.backlogWaiters.isEmpty)
         }
         if failed {
