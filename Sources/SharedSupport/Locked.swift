@@ -35,6 +35,7 @@ import Darwin
 public struct Locked<Value>: @unchecked Sendable {  // the value is only touched inside withLock, under the mutex
     @usableFromInline let storage: LockedStorage<Value>
 
+    @inlinable
     public init(_ value: Value) {
         storage = LockedStorage.make(value)
     }
@@ -51,6 +52,7 @@ public struct Locked<Value>: @unchecked Sendable {  // the value is only touched
 /// the mutex, so even an empty value never shares the mutex's address).
 @usableFromInline
 final class LockedStorage<Value>: ManagedBuffer<pthread_mutex_t, Value> {
+    @inlinable
     static func make(_ value: Value) -> LockedStorage<Value> {
         let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: LockedStorage<Value>.self)
         storage.withUnsafeMutablePointers { mutex, slot in
@@ -81,7 +83,8 @@ final class LockedStorage<Value>: ManagedBuffer<pthread_mutex_t, Value> {
 
 /// The attributes of every `Locked` mutex, set up once: adaptive where glibc offers it, the
 /// default elsewhere.
-private let mutexAttributes: pthread_mutexattr_t = {
+@usableFromInline
+let mutexAttributes: pthread_mutexattr_t = {
     var attributes = pthread_mutexattr_t()
     pthread_mutexattr_init(&attributes)
     #if canImport(Glibc)
