@@ -6,7 +6,7 @@ extension RPCEngine {
     /// - Important: call on the reader queue.
     func startCallOnReaderQueue(_ request: Request, method: ResolvedMethod, target: ReplyTarget, channel: ReplyChannel,
                                 replyStyle: ReplyStyle = .plain) {
-        dispatchPrecondition(condition: .onQueue(readerQueue))
+        debugCheckOnQueue(readerQueue)
         let params: JSONValue?
         let meta: RequestMeta
         do {

@@ -109,7 +109,7 @@ package final class RPCEngine: Sendable, CallOwner {
     /// started as a call, or -32601 (an unknown method, or one outside the allowed scopes, which
     /// does no work). - Important: call on the reader queue.
     func routeOnReaderQueue(_ request: Request, target: ReplyTarget, channel: ReplyChannel) {
-        dispatchPrecondition(condition: .onQueue(readerQueue))
+        debugCheckOnQueue(readerQueue)
         switch routes[request.method] {
         case .method(let method)?:
             startCallOnReaderQueue(request, method: method, target: target, channel: channel)

@@ -192,7 +192,7 @@ package final class StdinReader: Sendable {
     }
 
     private func takeOnReaderQueue(_ chunk: UnsafeRawBufferPointer, inputIdle: Bool) {
-        dispatchPrecondition(condition: .onQueue(queue))
+        debugCheckOnQueue(queue)
         // After a stop the connection itself ignores input; nothing is dropped here.
         connection.receiveOnReaderQueue(chunk, inputIdle: inputIdle)
         // Decided on the reader queue, where `resumeOnReaderQueue` also runs: a resume can
