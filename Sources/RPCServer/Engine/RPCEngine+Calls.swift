@@ -65,12 +65,23 @@ extension RPCEngine {
     private static func invoke(_ call: Call, method: ResolvedMethod, params: JSONValue?, context: CallContext,
                                release: @escaping @Sendable () -> Void) {
         guard !call.token.isCancelled else { return release() }
-        method.spec.invoke(params, context) { result in
+        switch method.spec.handler {
+        case .synchronous(let handler):
+            let result = Result { try handler(params, context) }
             release()
-            switch result {
-            case .success(let value): call.settle(.success(value))
-            case .failure(let error): call.fail(error)
+            settle(call, with: result)
+        case .completion(let handler):
+            handler(params, context) { result in
+                release()
+                settle(call, with: result)
             }
+        }
+    }
+
+    private static func settle(_ call: Call, with result: Result<ResultJSON, any Error>) {
+        switch result {
+        case .success(let value): call.settle(.success(value))
+        case .failure(let error): call.fail(error)
         }
     }
 
