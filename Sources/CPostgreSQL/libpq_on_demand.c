@@ -29,6 +29,8 @@
     X(int, PQntuples, (const PGresult *res), (res)) \
     X(PGpipelineStatus, PQpipelineStatus, (const PGconn *conn), (conn)) \
     X(int, PQpipelineSync, (PGconn *conn), (conn)) \
+    X(int, PQputCopyData, (PGconn *conn, const char *buffer, int nbytes), (conn, buffer, nbytes)) \
+    X(int, PQputCopyEnd, (PGconn *conn, const char *errormsg), (conn, errormsg)) \
     X(PGresult *, PQprepare, (PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes), \
       (conn, stmtName, query, nParams, paramTypes)) \
     X(char *, PQresultErrorField, (const PGresult *res, int fieldcode), (res, fieldcode)) \

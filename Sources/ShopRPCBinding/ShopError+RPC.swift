@@ -16,7 +16,7 @@ extension ShopError: RPCErrorConvertible {
         case let .cartEmpty(cartId): details = ["cartId": .string(cartId)]
         case let .idempotencyConflict(key, cartId): details = ["idempotencyKey": .string(key), "cartId": .string(cartId)]
         case .invalidCursor, .interrupted: details = [:]
-        case let .storage(detail): details = ["detail": .string(detail)]
+        case let .storage(detail), let .storeBusy(detail): details = ["detail": .string(detail)]
         case let .inventoryUnavailable(detail, status):
             var members: JSONObject = ["detail": .string(detail)]
             if let status { members.append("status", .int(Int64(status))) }
@@ -42,6 +42,7 @@ extension ShopError: RPCErrorConvertible {
         case .invalidCursor: 1006
         case .interrupted: 1007
         case .storage: 1008
+        case .storeBusy: 1010
         case .inventoryUnavailable, .inventoryCircuitOpen: 1009
         case .inventoryShed: -32001
         }
@@ -58,6 +59,7 @@ extension ShopError: RPCErrorConvertible {
         case .invalidCursor: "InvalidCursor"
         case .interrupted: "Interrupted"
         case .storage: "StorageError"
+        case .storeBusy: "StoreBusy"
         case .inventoryUnavailable, .inventoryCircuitOpen: "InventoryUnavailable"
         case .inventoryShed: "DeadlineExceeded"
         }
@@ -82,6 +84,8 @@ extension ShopError: RPCErrorConvertible {
             "The operation was interrupted before it finished"
         case let .storage(detail):
             "Storage error: \(detail)"
+        case .storeBusy:
+            "The store is busy with another writer (an import, say); nothing was changed: try again shortly"
         case let .inventoryUnavailable(detail, _):
             "Inventory service unavailable: \(detail)"
         case let .inventoryCircuitOpen(retryAfterMs):

@@ -27,7 +27,7 @@ public enum ShopMethods {
             read("catalog.get", SkuParams.self, lanes: lanes, summary: "One product.", params: SkuParams.schema, result: Schemas.product) { params, token in
                 try service.product(sku: params.sku, interruption: token)
             },
-            read("catalog.search", CatalogSearchParams.self, lanes: lanes, summary: "Products whose name, description or category match every word (prefix, case-insensitive).",
+            read("catalog.search", CatalogSearchParams.self, lanes: lanes, summary: "Products whose name and category have every word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.",
                  params: CatalogSearchParams.schema, result: Schemas.items(of: Schemas.product)) { params, token in
                 try service.searchCatalog(query: params.query, limit: params.limit ?? ShopLimits.defaultPageSize, interruption: token)
             },

@@ -83,22 +83,12 @@ enum ServeCommand {
         }
     }
 
-    /// The store `--db` names, opened (and created and seeded if new); exits 2 for a URI scheme
-    /// that is not a store, 1 when the store cannot be opened.
+    /// The store `--db` names, opened (created with the demo catalog if new); exits 2 for a URI
+    /// scheme that is not a store, 1 when the store cannot be opened.
     private static func openStore(_ options: ServerOptions) -> ShopService {
-        let databasePath = ShopFlags.database.value(in: options) ?? ShopService.defaultDatabasePath
-        if let scheme = ShopService.uriScheme(of: databasePath), !ShopService.postgresSchemes.contains(scheme.lowercased()) {
-            // A URI is not a file name: taken as one it would create a directory named "postgres:" and a
-            // private store, and several machines would oversell without a warning.
-            exitWithMessage("--db \(databasePath): '\(scheme)://' stores are not supported; give a SQLite file path, :memory: or a postgres:// URI", status: 2)
-        }
-        do {
-            return try ShopService.open(path: databasePath, postgresPoolSize: ShopFlags.poolSize.value(in: options))
-        } catch {
-            // The URI may hold a password: name the store by its scheme only.
-            let storeName = ShopService.uriScheme(of: databasePath).map { "\($0):// store" } ?? "store at \(databasePath)"
-            exitWithMessage("cannot open the \(storeName): \(error)", status: 1)
-        }
+        StoreOpening.open(
+            StoreOpening.location(ShopFlags.database.value(in: options)), creation: .demoCatalog,
+            postgresPoolSize: ShopFlags.poolSize.value(in: options))
     }
 
     /// Who this server says it is, in `rpc.discover` and to MCP hosts; the advice to hosts names

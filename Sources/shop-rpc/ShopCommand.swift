@@ -13,6 +13,8 @@ enum ShopCommand {
     /// Every command: its name, its one-line summary for `shop-rpc help`, and how it runs.
     static let commands: [Command] = [
         Command(name: "serve", summary: "serve the shop as JSON-RPC on stdin and stdout (the default)", run: ServeCommand.run),
+        Command(name: "import", summary: "import a catalog file (CSV or NDJSON) into the store, all or nothing", run: ImportCommand.run),
+        Command(name: "export", summary: "write the catalog, its stock or the orders to stdout as CSV or NDJSON", run: ExportCommand.run),
     ]
 
     /// One command: its name, its one-line summary, and its entry point, which takes the

@@ -108,7 +108,29 @@ struct ListFlag: ShopFlag {
     }
 }
 
-/// A flag that takes no value.
+/// A flag whose value is one of a few names, each meaning a `Value`, with no default value: when
+/// it is absent the command decides (`defaultMeaning` says how, in the help).
+struct OptionalChoiceFlag<Value: Sendable>: ShopFlag {
+    let option: ServerOptions.ApplicationOption
+    let choices: KeyValuePairs<String, Value>
+    let needsInventoryURL = false
+
+    init(_ flag: String, help: String, choices: KeyValuePairs<String, Value>, defaultMeaning: String) {
+        option = .init(flag: flag, valueName: choices.map(\.key).joined(separator: "|"), help: "\(help) (default: \(defaultMeaning))")
+        self.choices = choices
+    }
+
+    /// The value of the name given, or nil; another name prints why and exits 2.
+    func value(in options: ServerOptions) -> Value? {
+        guard let text = options.applicationValues[flag] else { return nil }
+        guard let value = choices.first(where: { $0.key == text })?.value else {
+            exitWithMessage("\(flag) must be \(choices.map(\.key).joined(separator: " or ")), got '\(text)'", status: 2)
+        }
+        return value
+    }
+}
+
+/// A flag that takes no value: given or not.
 struct SwitchFlag: ShopFlag {
     let option: ServerOptions.ApplicationOption
     let needsInventoryURL = false
@@ -123,7 +145,8 @@ struct SwitchFlag: ShopFlag {
     }
 }
 
-/// Every flag of `shop-rpc serve`, in the order its help lists them.
+/// Every flag of `shop-rpc serve`, in the order its help lists them, and those of the other
+/// commands (`import`, `export`), which share `--db`.
 enum ShopFlags {
     static let database = TextFlag(
         "--db", valueName: "PATH|URI",
@@ -159,6 +182,21 @@ enum ShopFlags {
     static let inventoryCoalesce = ChoiceFlag(
         "--inventory-coalesce", help: "checks share pending inventory requests for the same SKUs",
         choices: ["on": true, "off": false], needsInventoryURL: true)
+
+    // MARK: - Catalog files (import and export)
+
+    static let format = OptionalChoiceFlag(
+        "--format", help: "the file's format", choices: ["csv": CatalogFileFormat.csv, "ndjson": .ndjson],
+        defaultMeaning: "import: FILE's extension, .csv, .ndjson or .jsonl; export: csv")
+    static let replace = SwitchFlag("--replace", help: "the file is the whole catalog: archive every product it does not list")
+    static let dryRun = SwitchFlag("--dry-run", help: "check every row and print the summary, writing nothing")
+    static let since = TextFlag(
+        "--since", valueName: "ISO-8601", help: "orders only: those placed at or after this time (2026-11-23T10:00:00Z, or a date: 2026-11-23)")
+
+    /// `shop-rpc import`'s flags, in the order its help lists them.
+    static let importFlags: [any ShopFlag] = [database, format, replace, dryRun]
+    /// `shop-rpc export`'s flags, in the order its help lists them.
+    static let exportFlags: [any ShopFlag] = [database, format, since]
 
     static let all: [any ShopFlag] = [
         database, poolSize, allow, readOnly, inventoryURL, inventoryMaxConcurrent, inventoryCircuitFailures, inventoryCircuitCoolDown,

@@ -8,7 +8,12 @@ import Darwin
 
 /// Writes `shop-rpc: message` and a newline to stderr.
 func writeToStandardError(_ message: String) {
-    let bytes = Array("shop-rpc: \(message)\n".utf8)
+    writeRawToStandardError("shop-rpc: \(message)\n")
+}
+
+/// Writes `text` to stderr as it is (an import's error lines, a progress line).
+func writeRawToStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
     var written = 0
     while written < bytes.count {
         let n = bytes[written...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }

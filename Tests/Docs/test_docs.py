@@ -10,8 +10,11 @@
   Commands that pipe requests into `shop-rpc` or `hello-rpc` run against the debug build that
   scripts/test made (`.build/release/X` and `swift run -c release X` are mapped to `.build/debug/X`),
   and every reply must be a valid JSON-RPC response, one per request id; a `# → {...}` line after a
-  command must match its reply's id and result or error code. `swift build` commands are not run
-  again, but the products they name must exist.
+  command must match its reply's id and result or error code. `shop-rpc import` and `export`
+  commands run against the same build; an import's stdout must be its JSON summary, equal to the
+  `# → {...}` line when there is one. A `--db /tmp/NAME` store is a file in a directory of the
+  block's own, shared by the block's commands in order (an import, then a server on its store).
+  `swift build` commands are not run again, but the products they name must exist.
 - `python` and `js` blocks run from the checkout (the Node client imported from
   `./clients/node/index.js` where a page imports the package `shop-rpc-client`).
 - A block preceded by `<!-- docs-test: skip REASON -->` is skipped with that reason.
@@ -142,6 +145,15 @@ BLOCK_CASES = [pytest.param(page, number, language, text, skip, id=f"{name(page)
 COMMAND_CASES = [pytest.param(page, number, command, expected, skip, id=f"{name(page)}:{number}:{command[:60]}")
                  for page in PAGES for number, language, text, skip in blocks(page) if language == "sh"
                  for command, expected in commands(text)]
+
+# A directory per block, for its commands' `--db /tmp/NAME` stores.
+BLOCK_DIRECTORIES = {}
+
+
+def with_block_stores(page, number, command):
+    """`command` with each `--db /tmp/NAME` moved into the block's own directory."""
+    directory = BLOCK_DIRECTORIES.setdefault((page, number), tempfile.mkdtemp(prefix="docs-block-"))
+    return re.sub(r"--db /tmp/(\S+)", lambda match: f"--db {directory}/{match.group(1)}", command)
 
 
 # MARK: - Links
@@ -286,7 +298,20 @@ def test_command(page, number, command, expected, skip, tmp_path):
         for product in re.findall(r"--product (\S+)", command):
             assert product in products, f"{where}: no product {product}"
         return
+    command = with_block_stores(page, number, command)
     server = SERVER.search(command)
+    catalog_command = re.search(r"\bshop-rpc (import|export)\b", command) if server and "|" not in command else None
+    if catalog_command:
+        binary = BUILD / server.group(1)
+        run = subprocess.run(["bash", "-o", "pipefail", "-c", SERVER.sub(str(binary), command)], cwd=ROOT,
+                             env=dict(os.environ, XDG_DATA_HOME=str(tmp_path)), capture_output=True, timeout=60)
+        assert run.returncode == 0, f"{where}: exit {run.returncode}: {run.stderr.decode()[-2000:]}"
+        if catalog_command.group(1) == "import":
+            summary = json.loads(run.stdout)
+            assert sorted(summary) == sorted(["rows", "created", "updated", "unchanged", "archived", "stockSet"]), where
+            if expected:
+                assert summary == json.loads(expected), f"{where}: {summary}"
+        return
     assert server and ("|" in command or "<" in command), \
         f"{where}: no rule runs or skips this command (add one to Tests/Docs/test_docs.py, or a docs-test skip marker)"
     binary = BUILD / server.group(1)

@@ -36,6 +36,25 @@ final class CommandLineHelpTests: XCTestCase {
         XCTAssertEqual(synopses.count, serveFlags.count + 1, "one row per flag, and --help, --version:\n\(help)")
     }
 
+    func test_importAndExportHelp_listEveryFlagOnce_andTheirArguments() throws {
+        for (command, flags, operands) in [
+            ("import", ["--db", "--format", "--replace", "--dry-run"], ["FILE|-"]),
+            ("export", ["--db", "--format", "--since"], ["products", "stock", "orders"]),
+        ] {
+            let help = try output([command, "--help"])
+            XCTAssertEqual(help.status, 0)
+            XCTAssertTrue(help.stdout.hasPrefix("usage: shop-rpc \(command) "), help.stdout)
+            let synopses = Self.optionRows(help.stdout).map(\.synopsis)
+            for flag in flags + ["--help"] {
+                XCTAssertEqual(synopses.filter { $0 == flag || $0.hasPrefix(flag + " ") }.count, 1, "\(command): \(flag) in\n\(help.stdout)")
+            }
+            XCTAssertEqual(synopses, operands + synopses.dropFirst(operands.count), "\(command): its arguments first")
+            XCTAssertEqual(synopses.count, operands.count + flags.count + 1, "\(command):\n\(help.stdout)")
+        }
+        let overview = try output(["help"]).stdout
+        XCTAssertEqual(Self.commandNames(overview), ["serve", "import", "export"])
+    }
+
     func test_everyHelpLine_hasAtLeastTwoSpacesBetweenSynopsisAndText() throws {
         for arguments in [["--help"], ["help"]] + Self.commandNames(try output(["help"]).stdout).map({ [$0, "--help"] }) {
             let help = try output(arguments)

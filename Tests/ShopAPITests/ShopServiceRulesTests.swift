@@ -53,11 +53,17 @@ final class ShopServiceRulesTests: XCTestCase {
         XCTAssertEqual(cart.totalCents, 3 * 1250 + 4 * 199)
     }
 
-    func test_storeFailure_surfacesAsStorageErrorOnly() {
+    func test_storeFailure_surfacesAsStorageError_orStoreBusyForALockHeldTooLong() {
         struct Boom: Error {}
         XCTAssertEqual(ShopError(storeError: Boom()), .storage("Boom()"))
         XCTAssertEqual(ShopError(storeError: SQLiteError(code: 9, message: "interrupted")), .interrupted)
-        XCTAssertEqual(ShopError(storeError: SQLiteError(code: 5, message: "database is locked")), .storage("database is locked (SQLite code 5)"))
+        XCTAssertEqual(ShopError(storeError: SQLiteError(code: 11, message: "malformed")), .storage("malformed (SQLite code 11)"))
+        guard case .storeBusy = ShopError(storeError: SQLiteError(code: 5, message: "database is locked")) else {
+            return XCTFail("SQLITE_BUSY is StoreBusy")
+        }
+        guard case .storeBusy = ShopError(storeError: SQLiteError(code: 5 | (2 << 8), message: "database is locked")) else {
+            return XCTFail("SQLITE_BUSY_SNAPSHOT is StoreBusy")
+        }
         XCTAssertEqual(ShopError(storeError: ShopError.cartEmpty(cartId: "x")), .cartEmpty(cartId: "x"))
     }
 }

@@ -206,7 +206,7 @@ export class ShopClient extends RPCClient {
   catalogList(query?: { cursor?: string; limit?: number; category?: string }, options?: CallOptions): Promise<Page<Product>>;
   /** Rejects with `NotFoundError` for an unknown sku. */
   catalogGet(sku: string, options?: CallOptions): Promise<Product>;
-  /** Every word must match name, description or category as a prefix, case-insensitively. */
+  /** Products whose name and category have every word of `query` (words of 3+ letters also as prefixes), in catalog order. */
   catalogSearch(query: string, page?: { limit?: number }, options?: CallOptions): Promise<{ items: Product[] }>;
 
   /** Levels in request order, 1…100 skus; server deadline 5 s. */
@@ -267,6 +267,7 @@ export const ErrorCode: Readonly<{
   Interrupted: 1007;
   StorageError: 1008;
   InventoryUnavailable: 1009;
+  StoreBusy: 1010;
 }>;
 
 export interface ErrorContext {
@@ -339,6 +340,11 @@ export class InventoryUnavailableError extends ShopError {
   readonly detail: string | undefined;
   /** The service's HTTP status when it answered at all. */
   readonly status: number | undefined;
+}
+
+/** 1010: another writer (an import) held the store too long; nothing changed, retry shortly. */
+export class StoreBusyError extends ShopError {
+  readonly detail: string | undefined;
 }
 
 /** The server exited, crashed or closed its output, or the client was closed. */

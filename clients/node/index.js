@@ -24,5 +24,6 @@ export {
   CartEmptyError,
   IdempotencyConflictError,
   InventoryUnavailableError,
+  StoreBusyError,
   ConnectionLostError,
 } from './lib/errors.js';

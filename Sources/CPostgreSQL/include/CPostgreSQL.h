@@ -92,6 +92,9 @@ int PQgetisnull(const PGresult *res, int tup_num, int field_num);
 char *PQcmdTuples(PGresult *res);
 void PQclear(PGresult *res);
 
+int PQputCopyData(PGconn *conn, const char *buffer, int nbytes);
+int PQputCopyEnd(PGconn *conn, const char *errormsg);
+
 PGcancel *PQgetCancel(PGconn *conn);
 void PQfreeCancel(PGcancel *cancel);
 int PQcancel(PGcancel *cancel, char *errbuf, int errbufsize);

@@ -22,15 +22,23 @@ package enum HelpColumns {
 
     /// The rows' lines, in order.
     package static func lines(_ rows: [Row]) -> [String] {
-        let widest = rows.map(\.synopsis.count).filter { $0 <= maxSynopsisWidth }.max() ?? 0
+        sections([rows])[0]
+    }
+
+    /// The lines of each section's rows, every text in one column across the sections (a help
+    /// with "arguments:" and "options:").
+    package static func sections(_ sections: [[Row]]) -> [[String]] {
+        let widest = sections.joined().map(\.synopsis.count).filter { $0 <= maxSynopsisWidth }.max() ?? 0
         let column = indent + widest + gap
         let pad = { (count: Int) in String(repeating: " ", count: count) }
-        return rows.flatMap { row -> [String] in
-            let synopsis = pad(indent) + row.synopsis
-            if synopsis.count + gap <= column {
-                return [synopsis + pad(column - synopsis.count) + row.help]
+        return sections.map { rows in
+            rows.flatMap { row -> [String] in
+                let synopsis = pad(indent) + row.synopsis
+                if synopsis.count + gap <= column {
+                    return [synopsis + pad(column - synopsis.count) + row.help]
+                }
+                return [synopsis, pad(column) + row.help]
             }
-            return [synopsis, pad(column) + row.help]
         }
     }
 }

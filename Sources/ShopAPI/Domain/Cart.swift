@@ -9,7 +9,7 @@ public struct Cart: Codable, Sendable, Equatable {
     public let lines: [CartLine]
     /// Sum of `quantity * unitPriceCents` over `lines`.
     public let totalCents: Int
-    /// Always `"USD"`.
+    /// The store's currency (`ShopCurrency`).
     public let currency: String
 
     public init(cartId: String, lines: [CartLine], totalCents: Int, currency: String) {
@@ -23,9 +23,9 @@ public struct Cart: Codable, Sendable, Equatable {
 // MARK: - Building from lines
 
 extension Cart {
-    /// A cart whose total is computed from `lines`.
-    init(cartId: String, lines: [CartLine]) {
-        self.init(cartId: cartId, lines: lines, totalCents: lines.totalCents, currency: ShopCurrency.code)
+    /// A cart whose total is computed from `lines`, in `currency`.
+    init(cartId: String, lines: [CartLine], currency: String) {
+        self.init(cartId: cartId, lines: lines, totalCents: lines.totalCents, currency: currency)
     }
 }
 

@@ -8,7 +8,7 @@ public struct Order: Codable, Sendable, Equatable {
     /// The cart's lines at the moment the order was placed.
     public let lines: [CartLine]
     public let totalCents: Int
-    /// Always `"USD"`.
+    /// The store's currency (`ShopCurrency`).
     public let currency: String
     /// Always `"placed"` (`Order.placedStatus`).
     public let status: String

@@ -16,6 +16,9 @@ struct OrderPlacement: Sendable {
     let makeOrderId: @Sendable () -> String
     /// `created_at` of an order placed now.
     let now: @Sendable () -> Date
+    /// The store's currency, the order's; nil when the service has not read it yet (the rules
+    /// then read it in the order's own transaction).
+    let currency: String?
 
     // MARK: - Rules
 
@@ -24,8 +27,10 @@ struct OrderPlacement: Sendable {
     ///    taking no stock (also after a restart); for another cart it fails with
     ///    `.idempotencyConflict`.
     /// 2. An empty cart fails with `.cartEmpty`.
-    /// 3. A line with too little stock fails with `.outOfStock` (the first such line in cart
-    ///    order, with the level seen) and changes nothing (the caller's transaction is undone).
+    /// 3. A line whose product is no longer in the catalog (archived) fails with
+    ///    `.notFound(entity: "product")`, and a line with too little stock with `.outOfStock`
+    ///    (with the level seen): the first such line in cart order decides, and nothing changes
+    ///    (the caller's transaction is undone).
     /// Otherwise takes stock for every line, stores the order under the key, empties the cart.
     func run(in transaction: any ShopOrderTransaction) throws -> Order {
         if let order = try alreadyPlaced(in: transaction) { return order }
@@ -38,7 +43,9 @@ struct OrderPlacement: Sendable {
             throw ShopError.cartEmpty(cartId: cartId)
         }
         for line in lines where try !transaction.takeStock(sku: line.sku, quantity: line.quantity) {
-            let available = try transaction.available(sku: line.sku) ?? 0
+            guard let available = try transaction.available(sku: line.sku) else {
+                throw ShopError.notFound(entity: "product", id: line.sku)
+            }
             throw ShopError.outOfStock(sku: line.sku, requested: line.quantity, available: available)
         }
         let order = Order(
@@ -46,7 +53,7 @@ struct OrderPlacement: Sendable {
             cartId: cartId,
             lines: lines,
             totalCents: lines.totalCents,
-            currency: ShopCurrency.code,
+            currency: try currency ?? transaction.catalogCurrency() ?? ShopCurrency.defaultCode,
             status: Order.placedStatus,
             createdAt: OrderStamp.timestamp(now())
         )

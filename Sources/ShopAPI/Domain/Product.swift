@@ -2,8 +2,8 @@
 
 /// One catalog entry. Immutable value; `Sendable`.
 ///
-/// Products are seeded once when the database is created and never change afterwards, so a
-/// `Product` read at any time is still accurate (stock lives apart, in `StockLevel`).
+/// Products change only through `shop-rpc import` (which can also archive them); stock lives
+/// apart, in `StockLevel`.
 public struct Product: Codable, Sendable, Equatable {
     /// Stable identifier, `SKU-0001` … `SKU-0240` in the demo catalog.
     public let sku: String
@@ -13,7 +13,7 @@ public struct Product: Codable, Sendable, Equatable {
     public let category: String
     /// Price of one unit in the smallest unit of `currency` (cents).
     public let priceCents: Int
-    /// ISO 4217 code; always `"USD"` in this shop.
+    /// ISO 4217 code; every product of a store has the same (`ShopCurrency`).
     public let currency: String
 
     public init(sku: String, name: String, description: String, category: String, priceCents: Int, currency: String) {

@@ -1,6 +1,7 @@
 // MARK: - ProductList
 
-/// The result of `catalog.search`: best matches first, at most `ShopLimits.maxSearchResults`.
+/// The result of `catalog.search`: in catalog order (the order products were first added), at
+/// most `ShopLimits.maxSearchResults`.
 /// Immutable value; `Sendable`.
 public struct ProductList: Codable, Sendable, Equatable {
     public let items: [Product]

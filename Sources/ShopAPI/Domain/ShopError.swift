@@ -25,8 +25,12 @@ public enum ShopError: Error, Sendable, Equatable {
     /// Work stopped because its caller cancelled it or its deadline passed; nothing was changed.
     /// Code 1007, `Interrupted`.
     case interrupted
-    /// The database failed (I/O, corruption, full disk, lock timeout). Code 1008, `StorageError`.
+    /// The database failed (I/O, corruption, full disk). Code 1008, `StorageError`.
     case storage(String)
+    /// Another writer held the store longer than this write would wait (its busy timeout): a
+    /// `shop-rpc import` in progress, say. Nothing was changed; the same call may simply be made
+    /// again later. Code 1010, `StoreBusy`.
+    case storeBusy(detail: String)
     /// The inventory service (`--inventory-url`) did not give a usable answer: it refused the
     /// connection, answered a non-200 status (`status`), or sent a body that is not a valid stock
     /// answer for the asked SKUs. Code 1009, `InventoryUnavailable`.

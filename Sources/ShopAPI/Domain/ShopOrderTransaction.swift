@@ -6,7 +6,7 @@
 /// thread rules as `ShopReadTransaction`.
 protocol ShopOrderTransaction: ShopWriteTransaction {
     /// Takes `quantity` units if at least that many are available. Returns `false` (changing
-    /// nothing) otherwise or for an unknown SKU.
+    /// nothing) otherwise, and for an unknown or archived SKU.
     func takeStock(sku: String, quantity: Int) throws -> Bool
     /// Stores `order` under `idempotencyKey`, which must not be in use.
     func insertOrder(_ order: Order, idempotencyKey: String) throws

@@ -5,15 +5,17 @@ import Dispatch
 extension ShopService {
     /// The cart's lines and total. An id never written to is an empty cart, not an error.
     public func cart(id: String, interruption: (any ShopInterruption)?) throws -> Cart {
-        let lines = try store.read(interruption: interruption) { try $0.cartLines(cartId: id) }
-        return Cart(cartId: id, lines: lines)
+        try store.read(interruption: interruption) { transaction in
+            Cart(cartId: id, lines: try transaction.cartLines(cartId: id), currency: try self.currency(in: transaction))
+        }
     }
 
     /// Adds `quantity` units of `sku` to the cart (creating the cart or line as needed) at the
     /// product's current price, and delivers the resulting cart. Does not reserve stock.
     ///
     /// Fails with `.invalidQuantity` if `quantity` or the resulting line is outside
-    /// `1...ShopLimits.maxLineQuantity`, `.notFound(entity: "product")` for an unknown SKU.
+    /// `1...ShopLimits.maxLineQuantity`, `.notFound(entity: "product")` for an unknown or
+    /// archived SKU.
     /// Calls `completion` exactly once, on `callbackQueue`.
     public func addToCart(
         cartId: String,
@@ -40,7 +42,7 @@ extension ShopService {
             }
             let line = CartLine(sku: sku, quantity: newQuantity, unitPriceCents: product.priceCents)
             try transaction.setCartLine(cartId: cartId, line: line)
-            return Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId))
+            return Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId), currency: product.currency)
         }, completion: completion)
     }
 
@@ -57,7 +59,7 @@ extension ShopService {
         store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
             try transaction.lockCart(cartId: cartId)
             try transaction.removeCartLine(cartId: cartId, sku: sku)
-            return Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId))
+            return Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId), currency: try self.currency(in: transaction))
         }, completion: completion)
     }
 
@@ -72,7 +74,7 @@ extension ShopService {
         store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
             try transaction.lockCart(cartId: cartId)
             try transaction.clearCart(cartId: cartId)
-            return Cart(cartId: cartId, lines: [])
+            return Cart(cartId: cartId, lines: [], currency: try self.currency(in: transaction))
         }, completion: completion)
     }
 }

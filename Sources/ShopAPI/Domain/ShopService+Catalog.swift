@@ -18,22 +18,25 @@ extension ShopService {
         return CatalogPage(items: items, nextCursor: nextCursor)
     }
 
-    /// The product with `sku`; `.notFound(entity: "product")` if there is none.
+    /// The product with `sku`; `.notFound(entity: "product")` if there is none (or it was archived).
     public func product(sku: String, interruption: (any ShopInterruption)?) throws -> Product {
         let found = try store.readOneStatement(interruption: interruption) { try $0.product(sku: sku) }
         guard let found else { throw ShopError.notFound(entity: "product", id: sku) }
         return found
     }
 
-    /// Products whose name, description or category contain every word of `query` as a word
-    /// prefix, case-insensitively; best matches first. Punctuation in `query` only separates words
-    /// (it is never query syntax), so a query without letters or digits finds nothing. `limit` is
-    /// clamped to `1...ShopLimits.maxSearchResults` (below 1 means the default page size).
+    /// Products whose name and category have every word of `query` (`SearchMatching`: words of
+    /// three characters or more also match as prefixes), case- and accent-insensitively, in
+    /// catalog order: the order products were first added. Punctuation in `query` only separates
+    /// words (it is never query syntax), so a query without letters or digits finds nothing.
+    /// `limit` is clamped to `1...ShopLimits.maxSearchResults` (below 1 means the default page size).
     public func searchCatalog(query: String, limit: Int, interruption: (any ShopInterruption)?) throws -> ProductList {
         let terms = SearchTerms.words(in: query)
+        guard !terms.isEmpty else { return ProductList(items: []) }
         let pageSize = Self.pageSize(limit, maximum: ShopLimits.maxSearchResults)
-        let found = try store.readOneStatement(interruption: interruption) { transaction in
-            terms.isEmpty ? [] : try transaction.searchProducts(terms: terms, limit: pageSize)
+        let found = try store.read(interruption: interruption) { transaction in
+            guard let groups = try SearchMatching.wordGroups(for: terms, in: transaction) else { return [Product]() }
+            return try transaction.searchProducts(wordGroups: groups, limit: pageSize)
         }
         return ProductList(items: found)
     }

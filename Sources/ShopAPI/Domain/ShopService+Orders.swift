@@ -34,8 +34,9 @@ extension ShopService {
     ///    taking no stock (also after a restart); for another cart it fails with
     ///    `.idempotencyConflict`.
     /// 2. An empty cart fails with `.cartEmpty`.
-    /// 3. A line with too little stock fails with `.outOfStock` (the first such line, with the
-    ///    level seen) and changes nothing.
+    /// 3. A line whose product was archived fails with `.notFound(entity: "product")`, a line
+    ///    with too little stock with `.outOfStock` (with the level seen): the first such line in
+    ///    cart order decides, and nothing changes.
     ///
     /// Never oversells, also with several processes on one database file. Calls `completion`
     /// exactly once, on `callbackQueue`, after the order is durable.
@@ -46,7 +47,10 @@ extension ShopService {
         callbackQueue: DispatchQueue = .global(),
         completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
     ) {
-        let placement = OrderPlacement(cartId: cartId, idempotencyKey: idempotencyKey, makeOrderId: makeOrderId, now: now)
+        // The currency when known already; else the store reads it inside the write (a write never
+        // waits on the database before it is queued).
+        let placement = OrderPlacement(
+            cartId: cartId, idempotencyKey: idempotencyKey, makeOrderId: makeOrderId, now: now, currency: knownCurrencyCode)
         store.placeOrder(placement, interruption: interruption, callbackQueue: callbackQueue, completion: completion)
     }
 }

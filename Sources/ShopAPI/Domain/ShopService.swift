@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import SharedSupport
 
 /// The shop: catalog, inventory, carts and orders, with their rules, over a `ShopStore`.
 ///
@@ -16,6 +17,8 @@ public final class ShopService: Sendable {
     let now: @Sendable () -> Date
     /// Makes the id of a new order.
     let makeOrderId: @Sendable () -> String
+    /// The store's currency once known: it never changes after the first product (`ShopCurrency`).
+    private let knownCurrency = Locked<String?>(nil)
 
     init(
         store: any ShopStore,
@@ -44,6 +47,23 @@ public final class ShopService: Sendable {
     /// Whether the store's reads are local (SQLite) rather than over a network (PostgreSQL).
     package var readsAreLocal: Bool {
         store.readsAreLocal
+    }
+
+    // MARK: - Currency
+
+    /// The store's currency, read with `transaction` the first time and remembered after (a
+    /// store's currency is set with its first product and never changes); `ShopCurrency.defaultCode`
+    /// while the store has no products.
+    func currency(in transaction: any ShopReadTransaction) throws -> String {
+        if let known = knownCurrency.withLock({ $0 }) { return known }
+        guard let read = try transaction.catalogCurrency() else { return ShopCurrency.defaultCode }
+        knownCurrency.withLock { $0 = read }
+        return read
+    }
+
+    /// The store's currency if it was read before, else nil.
+    var knownCurrencyCode: String? {
+        knownCurrency.withLock { $0 }
     }
 
     // MARK: - Helpers for the rules

@@ -42,6 +42,26 @@ protocol ShopStore: Sendable {
         callbackQueue: DispatchQueue,
         completion: @escaping @Sendable (Result<Order, ShopError>) -> Void
     )
+    // MARK: - Catalog files
+
+    /// Imports `source`'s rows (`shop-rpc import`, protocol.md section 9) with
+    /// `CatalogRowMerge`'s rules, in one transaction: the store holds afterwards either the whole
+    /// file or, if any row had an error (the file's own, reported by the source, or the rules',
+    /// reported to it), exactly what it held before. Servers on the same store keep serving
+    /// meanwhile and see the new catalog all at once when it commits. With `options.dryRun`
+    /// nothing is written. Calls `progress` every `CatalogImportProgress.rowInterval` rows, and
+    /// once with `finishing` before committing; on the caller's thread.
+    func importCatalog<Source: CatalogRowSource>(
+        from source: inout Source, options: CatalogImportOptions, progress: (CatalogImportProgress) -> Void
+    ) throws(ShopError) -> CatalogImportOutcome
+
+    /// Calls `body` with every product in the catalog and its stock, in SKU order, from one
+    /// snapshot, streaming (constant memory). An error `body` throws stops the export and is rethrown.
+    func exportProducts(_ body: (Product, Int) throws -> Void) throws
+    /// Calls `body` with every order placed at or after `since` (an order timestamp, see
+    /// `OrderStamp`; all when nil), oldest first, from one snapshot, streaming.
+    func exportOrders(since: String?, _ body: (Order) throws -> Void) throws
+
     /// Write transactions committed and write operations run in them, since the store opened.
     var stats: (transactions: Int, operations: Int) { get }
 

@@ -42,7 +42,7 @@ enum CatalogSeed {
             let stock = stockRange.lowerBound + random.next(below: stockRange.count)
             let product = Product(
                 sku: sku(number), name: name, description: description, category: category.name,
-                priceCents: priceCents, currency: ShopCurrency.code
+                priceCents: priceCents, currency: ShopCurrency.defaultCode
             )
             return Entry(product: product, stock: soldOutSkus.contains(product.sku) ? 0 : stock)
         }

@@ -47,3 +47,55 @@ enum ShopRows {
         ))
     }
 }
+
+// MARK: - Offset rows
+
+extension ShopRows {
+    /// `row` read from column `offset` on, so that a mapper like `product` can follow columns a
+    /// query selects before its own.
+    struct Offset<Row: StoreRow>: StoreRow {
+        let row: Row
+        let offset: Int32
+
+        init(_ row: Row, by offset: Int32) {
+            self.row = row
+            self.offset = offset
+        }
+
+        func text(_ column: Int32) -> String { row.text(column + offset) }
+        func int(_ column: Int32) -> Int { row.int(column + offset) }
+        func int64(_ column: Int32) -> Int64 { row.int64(column + offset) }
+    }
+}
+
+// MARK: - Orders from joined rows
+
+extension ShopRows {
+    /// Builds orders from rows of orders joined with their lines, ordered by order then line: an
+    /// order is complete when a row of the next one (or the end) arrives. Holds one order at a time.
+    struct OrderAssembler {
+        private var current: StoredOrder?
+        private var lines: [CartLine] = []
+
+        /// Adds one row; returns the previous order when this row starts another.
+        mutating func add(header: StoredOrder, line: CartLine) -> Order? {
+            var finished: Order?
+            if let current, current.sequence != header.sequence {
+                finished = ShopRows.withLines(current, lines).order
+                self.current = nil
+            }
+            if self.current == nil {
+                self.current = header
+                lines.removeAll(keepingCapacity: true)
+            }
+            lines.append(line)
+            return finished
+        }
+
+        /// The last order, if any.
+        mutating func finish() -> Order? {
+            defer { current = nil }
+            return current.map { ShopRows.withLines($0, lines).order }
+        }
+    }
+}

@@ -39,7 +39,8 @@ extension ShopService {
     /// Connections a PostgreSQL store keeps unless told otherwise (`--db-pool`).
     public static let defaultPostgresPoolSize = 4
 
-    /// Opens the store at `path`, migrates its schema, and seeds the demo catalog the first time.
+    /// Opens the store at `path` and migrates its schema. A new store starts as `creation` says:
+    /// with the demo catalog (what the server does), or empty (what `shop-rpc import` does).
     ///
     /// - A `postgres://` or `postgresql://` URI (anything libpq accepts, e.g.
     ///   `postgresql:///shop?host=/run/pg&port=5433`) opens a PostgreSQL store with up to
@@ -51,16 +52,16 @@ extension ShopService {
     /// Callers must refuse other URI schemes themselves (see `uriScheme(of:)`).
     ///
     /// Throws only `ShopError` (`.storage`).
-    public static func open(path: String, postgresPoolSize: Int = defaultPostgresPoolSize) throws -> ShopService {
+    public static func open(path: String, postgresPoolSize: Int = defaultPostgresPoolSize, creation: StoreCreation = .demoCatalog) throws -> ShopService {
         if let scheme = uriScheme(of: path), postgresSchemes.contains(scheme.lowercased()) {
             guard path.dropFirst(scheme.count).hasPrefix("://") else {
                 // libpq would take the whole value for a database name, and might echo it (with
                 // any password in it) in its error.
                 throw ShopError.storage("a PostgreSQL URI starts with \(scheme.lowercased())://")
             }
-            return ShopService(store: try PostgreSQLShopStore.open(uri: path, poolSize: postgresPoolSize))
+            return ShopService(store: try PostgreSQLShopStore.open(uri: path, poolSize: postgresPoolSize, creation: creation))
         }
-        return ShopService(store: try SQLiteShopStore.open(path: path))
+        return ShopService(store: try SQLiteShopStore.open(path: path, creation: creation))
     }
 
 }

@@ -10,6 +10,9 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
     struct State {
         var products: [String: Product] = [:]
         var stock: [String: Int] = [:]
+        /// Catalog order; archived products keep theirs.
+        var seq: [String: Int64] = [:]
+        var archived: Set<String> = []
         var carts: [String: [CartLine]] = [:]
         var orders: [StoredOrder] = []
         var keys: [String: (orderId: String, cartId: String)] = [:]
@@ -24,6 +27,7 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         for (product, stock) in products {
             state.products[product.sku] = product
             state.stock[product.sku] = stock
+            state.seq[product.sku] = Int64(state.seq.count + 1)
         }
         self.state = state
     }
@@ -77,6 +81,68 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         callbackQueue.async { completion(result) }
     }
 
+    // MARK: - Catalog files
+
+    /// `CatalogRowMerge`'s rules over the dictionaries, all or nothing.
+    func importCatalog<Source: CatalogRowSource>(
+        from source: inout Source, options: CatalogImportOptions, progress: (CatalogImportProgress) -> Void
+    ) throws(ShopError) -> CatalogImportOutcome {
+        var state = lock.withLock { self.state }
+        var summary = CatalogImportSummary()
+        var currency = state.products.values.first?.currency
+        var listed: Set<String> = []
+        do {
+            while let row = try source.nextRow() {
+                let sku = row.sku
+                currency = currency ?? CatalogRowMerge.storeCurrency(existing: nil, firstRow: row)
+                let existing = state.products[sku].map {
+                    StoredProduct(product: $0, stock: state.stock[sku] ?? 0, archived: state.archived.contains(sku), seq: state.seq[sku] ?? 0)
+                }
+                let outcome = CatalogRowMerge.merge(row, into: existing, currency: currency!)
+                summary.count(row, outcome)
+                listed.insert(sku)
+                switch outcome {
+                case let .rejected(errors):
+                    for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
+                case let .create(product, stock):
+                    state.products[sku] = product
+                    state.stock[sku] = stock
+                    state.seq[sku] = Int64(state.seq.count + 1)
+                case let .update(product, stock):
+                    state.products[sku] = product
+                    state.archived.remove(sku)
+                    if let stock { state.stock[sku] = stock }
+                case let .keep(stock):
+                    if let stock { state.stock[sku] = stock }
+                }
+            }
+        } catch {
+            throw ShopError(storeError: error)
+        }
+        if options.replace {
+            for sku in state.products.keys where !listed.contains(sku) && !state.archived.contains(sku) {
+                state.archived.insert(sku)
+                summary.archived += 1
+            }
+        }
+        let commit = !options.dryRun && !source.hasErrors
+        if commit { lock.withLock { self.state = state } }
+        return CatalogImportOutcome(summary: summary, committed: commit)
+    }
+
+    func exportProducts(_ body: (Product, Int) throws -> Void) throws {
+        let state = lock.withLock { self.state }
+        for product in state.products.values.sorted(by: { $0.sku < $1.sku }) where !state.archived.contains(product.sku) {
+            try body(product, state.stock[product.sku] ?? 0)
+        }
+    }
+
+    func exportOrders(since: String?, _ body: (Order) throws -> Void) throws {
+        for stored in lock.withLock({ state.orders }) where stored.order.createdAt >= (since ?? "") {
+            try body(stored.order)
+        }
+    }
+
     var stats: (transactions: Int, operations: Int) { lock.withLock { counts } }
 
     var readConcurrency: Int { 1 }
@@ -90,23 +156,37 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
             self.state = state
         }
 
+        private var live: [Product] {
+            state.products.values.filter { !state.archived.contains($0.sku) }
+        }
+
         func products(afterSku: String?, category: String?, limit: Int) -> [Product] {
-            Array(state.products.values
+            Array(live
                 .filter { $0.sku > (afterSku ?? "") && (category == nil || $0.category == category) }
                 .sorted { $0.sku < $1.sku }
                 .prefix(limit))
         }
 
-        func product(sku: String) -> Product? { state.products[sku] }
+        func product(sku: String) -> Product? { state.archived.contains(sku) ? nil : state.products[sku] }
 
-        func searchProducts(terms: [String], limit: Int) -> [Product] {
-            Array(state.products.values
-                .filter { product in terms.allSatisfy { "\(product.name) \(product.description) \(product.category)".lowercased().contains($0) } }
-                .sorted { $0.sku < $1.sku }
+        func searchProducts(wordGroups: [[String]], limit: Int) -> [Product] {
+            Array(live
+                .filter { product in
+                    let words = SearchText.productWords(name: product.name, category: product.category)
+                    return wordGroups.allSatisfy { group in group.contains(where: words.contains) }
+                }
+                .sorted { state.seq[$0.sku] ?? 0 < state.seq[$1.sku] ?? 0 }
                 .prefix(limit))
         }
 
-        func available(sku: String) -> Int? { state.stock[sku] }
+        func indexedWords(beginningWith prefix: String, limit: Int) -> [String] {
+            let words = Set(state.products.values.flatMap { SearchText.productWords(name: $0.name, category: $0.category) })
+            return Array(words.filter { $0.utf8.starts(with: prefix.utf8) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.prefix(limit))
+        }
+
+        func available(sku: String) -> Int? { state.archived.contains(sku) ? nil : state.stock[sku] }
+
+        func catalogCurrency() -> String? { state.products.values.first?.currency }
         func cartLines(cartId: String) -> [CartLine] { state.carts[cartId] ?? [] }
         func order(id: String) -> Order? { state.orders.first { $0.order.orderId == id }?.order }
 
@@ -130,7 +210,7 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         func clearCart(cartId: String) { state.carts[cartId] = nil }
 
         func takeStock(sku: String, quantity: Int) -> Bool {
-            guard let available = state.stock[sku], available >= quantity else { return false }
+            guard !state.archived.contains(sku), let available = state.stock[sku], available >= quantity else { return false }
             state.stock[sku] = available - quantity
             return true
         }

@@ -14,15 +14,16 @@ enum StoreUnderTest: String, CaseIterable {
         PostgreSQLTestDatabase.clusterURI == nil ? [.sqlite] : [.sqlite, .postgres]
     }
 
-    /// A freshly seeded service, and what removes its storage afterwards.
-    func open() throws -> (service: ShopService, remove: () -> Void) {
+    /// A freshly created service (seeded with the demo catalog unless `creation` says otherwise),
+    /// and what removes its storage afterwards.
+    func open(creation: StoreCreation = .demoCatalog) throws -> (service: ShopService, remove: () -> Void) {
         switch self {
         case .sqlite:
-            return (try ShopService.open(path: ":memory:"), {})
+            return (try ShopService.open(path: ":memory:", creation: creation), {})
         case .postgres:
             let database = try PostgreSQLTestDatabase()
             do {
-                return (try ShopService.open(path: database.uri), database.drop)
+                return (try ShopService.open(path: database.uri, creation: creation), database.drop)
             } catch {
                 database.drop()
                 throw error
@@ -40,11 +41,13 @@ class StoreContractTestCase: XCTestCase {
     /// The service of the store the current pass of `forEachStore` runs on.
     var service: ShopService!
 
-    /// Runs `body` once per store in `StoreUnderTest.available`, each time on a fresh service;
-    /// a failure names the store it happened on.
-    func forEachStore(file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) throws {
+    /// Runs `body` once per store in `StoreUnderTest.available`, each time on a fresh service
+    /// (created as `creation` says); a failure names the store it happened on.
+    func forEachStore(
+        creation: StoreCreation = .demoCatalog, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
+    ) throws {
         for store in StoreUnderTest.available {
-            let opened = try store.open()
+            let opened = try store.open(creation: creation)
             service = opened.service
             defer {
                 service = nil

@@ -22,6 +22,7 @@ export const ErrorCode = Object.freeze({
   Interrupted: 1007,
   StorageError: 1008,
   InventoryUnavailable: 1009,
+  StoreBusy: 1010,
 });
 
 /** The lowest code of the shop's own errors. */
@@ -155,6 +156,19 @@ export class InventoryUnavailableError extends ShopError {
   }
 }
 
+/**
+ * Another writer (a `shop-rpc import`, say) held the store longer than the write would wait.
+ * Nothing was changed: make the same call again shortly (for `orders.place`, with the same
+ * `idempotencyKey`).
+ */
+export class StoreBusyError extends ShopError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    /** What the write waited for, for people. */
+    this.detail = this.data.detail;
+  }
+}
+
 // MARK: - Transport
 
 /**
@@ -198,6 +212,7 @@ const CLASS_BY_TYPE = new Map([
   ['CartEmpty', CartEmptyError],
   ['IdempotencyConflict', IdempotencyConflictError],
   ['InventoryUnavailable', InventoryUnavailableError],
+  ['StoreBusy', StoreBusyError],
 ]);
 
 const CLASS_BY_CODE = new Map([
@@ -215,6 +230,7 @@ const CLASS_BY_CODE = new Map([
   [ErrorCode.CartEmpty, CartEmptyError],
   [ErrorCode.IdempotencyConflict, IdempotencyConflictError],
   [ErrorCode.InventoryUnavailable, InventoryUnavailableError],
+  [ErrorCode.StoreBusy, StoreBusyError],
 ]);
 
 /**

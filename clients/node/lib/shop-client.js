@@ -73,8 +73,9 @@ export class ShopClient extends RPCClient {
   }
 
   /**
-   * Case-insensitive prefix match of every word against name, description and category.
-   * @param {string} query words, each matched as a prefix
+   * Products whose name and category have every word of `query`, case- and accent-insensitively,
+   * in catalog order (protocol.md, "Search").
+   * @param {string} query words; those of 3+ letters also match as prefixes
    * @param {{ limit?: number }} [page] `limit` 1…200, default 50
    * @param {CallOptions} [options]
    */

@@ -18,6 +18,7 @@ import {
   RPCError,
   ShopError,
   ShuttingDownError,
+  StoreBusyError,
   errorFromReply,
 } from '../index.js';
 
@@ -43,6 +44,7 @@ test('errorFromReply_eachDataType_mapsToItsClass', () => {
     [1006, 'InvalidCursor', ShopError],
     [1008, 'StorageError', ShopError],
     [1009, 'InventoryUnavailable', InventoryUnavailableError],
+    [1010, 'StoreBusy', StoreBusyError],
   ];
   for (const [code, type, ErrorClass] of cases) {
     const error = errorFromReply({ code, message: 'm', data: { type } }, { requestId: 7, method: 'x.y' });

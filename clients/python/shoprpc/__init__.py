@@ -12,7 +12,7 @@ from .aio import AsyncShopClient
 from .client import ShopClient
 from .errors import (CartEmptyError, ClientClosedError, ClientDeadlineExceededError, ConnectionLostError,
                      DeadlineExceededError, DuplicateIdError, ErrorCode, FramingError, IdempotencyConflictError,
-                     InternalError, InvalidCursorError, InvalidParamsError, InventoryUnavailableError, InvalidQuantityError,
+                     InternalError, InvalidCursorError, InvalidParamsError, InventoryUnavailableError, InvalidQuantityError, StoreBusyError,
                      InvalidRequestError, MessageTooLargeError, MethodNotAllowedError, MethodNotFoundError, NotFoundError, OutOfStockError,
                      ParseError, RequestCancelledError, RPCError, ShopError, ShuttingDownError, StorageError,
                      StoreInterruptedError, error_from_wire)
@@ -30,7 +30,7 @@ __all__ = [
     "DuplicateIdError", "MethodNotFoundError", "MethodNotAllowedError", "InvalidParamsError", "InternalError", "DeadlineExceededError",
     "ClientDeadlineExceededError", "ShuttingDownError", "RequestCancelledError", "ShopError", "NotFoundError",
     "OutOfStockError", "InvalidQuantityError", "CartEmptyError", "IdempotencyConflictError", "InvalidCursorError",
-    "StoreInterruptedError", "StorageError", "InventoryUnavailableError", "ConnectionLostError", "ClientClosedError", "error_from_wire",
+    "StoreInterruptedError", "StorageError", "InventoryUnavailableError", "StoreBusyError", "ConnectionLostError", "ClientClosedError", "error_from_wire",
     # result shapes
     "Product", "ProductPage", "SearchResult", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
     "OrderPage", "LatencyQuantiles", "MethodStats", "ServerStats", "ProgressCallback", "NotificationHandler",

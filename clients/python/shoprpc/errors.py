@@ -35,6 +35,7 @@ __all__ = [
     "StoreInterruptedError",
     "StorageError",
     "InventoryUnavailableError",
+    "StoreBusyError",
     "ConnectionLostError",
     "ClientClosedError",
     "error_from_wire",
@@ -61,6 +62,7 @@ class ErrorCode:
     INTERRUPTED = 1007
     STORAGE_ERROR = 1008
     INVENTORY_UNAVAILABLE = 1009
+    STORE_BUSY = 1010
 
     #: Codes at or above this are shop (domain) errors.
     FIRST_SHOP_CODE = 1000
@@ -314,6 +316,16 @@ class InventoryUnavailableError(ShopError):
         return self.data.get("status")
 
 
+class StoreBusyError(ShopError):
+    """1010 ``StoreBusy``: another writer (a ``shop-rpc import``, say) held the store longer than the
+    write would wait. Nothing was changed: the same call may be made again shortly (for
+    ``orders.place``, with the same ``idempotencyKey``). ``detail`` says what was waited for."""
+
+    @property
+    def detail(self) -> Optional[str]:
+        return self.data.get("detail")
+
+
 # MARK: - Client-side errors
 
 
@@ -358,6 +370,7 @@ _BY_TYPE: Dict[str, Type[RPCError]] = {
     "Interrupted": StoreInterruptedError,
     "StorageError": StorageError,
     "InventoryUnavailable": InventoryUnavailableError,
+    "StoreBusy": StoreBusyError,
 }
 
 _BY_CODE: Dict[int, Type[RPCError]] = {
@@ -378,6 +391,7 @@ _BY_CODE: Dict[int, Type[RPCError]] = {
     ErrorCode.INTERRUPTED: StoreInterruptedError,
     ErrorCode.STORAGE_ERROR: StorageError,
     ErrorCode.INVENTORY_UNAVAILABLE: InventoryUnavailableError,
+    ErrorCode.STORE_BUSY: StoreBusyError,
 }
 
 

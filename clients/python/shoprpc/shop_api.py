@@ -62,8 +62,9 @@ class ShopMethods:
 
     def catalog_search(self, query: str, limit: Optional[int] = None, *, timeout: Optional[float] = None,
                        progress: Optional[ProgressCallback] = None) -> SearchResult:
-        """``catalog.search``: ``{items: [Product]}`` whose name, description or category match every word
-        of ``query`` as a case-insensitive prefix. ``limit`` is 1..200 (server default 50)."""
+        """``catalog.search``: ``{items: [Product]}`` whose name and category have every word of ``query``
+        (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.
+        ``limit`` is 1..200 (server default 50)."""
         params = _present(query=query, limit=limit)
         return cast(SearchResult, self.call("catalog.search", params, timeout, progress=progress))
 

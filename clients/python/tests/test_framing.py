@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from shoprpc.errors import (ConnectionLostError, DeadlineExceededError, InvalidParamsError, InventoryUnavailableError,
+from shoprpc.errors import (ConnectionLostError, DeadlineExceededError, InvalidParamsError, InventoryUnavailableError, StoreBusyError,
                             OutOfStockError, RPCError, ShopError, error_from_wire)
 from shoprpc.framing import NdjsonDecoder, encode_message
 from shoprpc.messages import deadline_ms_for, with_meta
@@ -74,3 +74,6 @@ def test_errorFromWire_choosesByDataTypeThenCode() -> None:
     assert isinstance(unavailable, InventoryUnavailableError) and isinstance(unavailable, ShopError)
     assert (unavailable.detail, unavailable.status) == ("HTTP 503", 503)
     assert type(error_from_wire({"code": 1009, "message": "m"})) is InventoryUnavailableError
+    busy = error_from_wire({"code": 1010, "message": "m", "data": {"type": "StoreBusy", "detail": "an import"}})
+    assert isinstance(busy, StoreBusyError) and isinstance(busy, ShopError) and busy.detail == "an import"
+    assert type(error_from_wire({"code": 1010, "message": "m"})) is StoreBusyError

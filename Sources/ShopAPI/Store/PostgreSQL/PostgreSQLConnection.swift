@@ -22,6 +22,10 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     /// The server stops any one statement after this long: a backup for a lost `PQcancel` for work
     /// without a deadline. A call with one sets its own per transaction (`PostgreSQLShopStore`).
     static let statementTimeoutMilliseconds = 30_000
+    /// How long a statement waits for a lock another transaction holds (a row an import is
+    /// changing, say) before failing with SQLSTATE 55P03, which the store reports as `.storeBusy`:
+    /// SQLite's busy timeout, on PostgreSQL.
+    static let lockTimeoutMilliseconds = 5_000
 
     /// Statements prepared on this connection at most: the store's SQL is a small fixed set (a
     /// search adds one per number of terms), so the cap only guards against surprises.
@@ -41,7 +45,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     /// Connects to `uri` (any libpq connection URI or `key=value` string), then sets the session
     /// up: `synchronous_commit = on` (a reply after COMMIT means the order is on disk),
     /// `READ COMMITTED` for transactions without BEGIN (`inOneRoundTrip`), `statement_timeout`,
-    /// UTC time zone.
+    /// `lock_timeout`, UTC time zone.
     ///
     /// - Throws: `PostgreSQLError` with libpq's message (bad URI, unknown database or role,
     ///   unreachable server after `connectTimeoutSeconds`), or why libpq cannot be loaded (it
@@ -70,7 +74,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         }
         handle = opened
         interruptSwitch = InterruptSwitch(interrupt: PostgreSQLCancelRequest(cancel: cancel).send)
-        try executeNow("SET synchronous_commit = on; SET default_transaction_isolation = 'read committed'; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning")
+        try executeNow("SET synchronous_commit = on; SET default_transaction_isolation = 'read committed'; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET lock_timeout = \(Self.lockTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning")
     }
 
     deinit {
@@ -122,9 +126,54 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         try withResult(of: PostgreSQLCall(sql: sql, arguments: arguments)) { Int(String(cString: PQcmdTuples($0))) ?? 0 }
     }
 
-    /// Runs one statement with `$1…$n` parameters and maps each row with `row`.
-    func query<Row>(_ sql: String, _ arguments: [any PostgreSQLValue], row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
-        try withResult(of: PostgreSQLCall(sql: sql, arguments: arguments)) { try Self.rows(of: $0, row) }
+    /// Runs one statement with `$1…$n` parameters and maps each row with `row`. `prepared: false`
+    /// plans it for these parameters (see `PostgreSQLCall.prepared`).
+    func query<Row>(_ sql: String, _ arguments: [any PostgreSQLValue], prepared: Bool = true, row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
+        try withResult(of: PostgreSQLCall(sql: sql, arguments: arguments, prepared: prepared)) { try Self.rows(of: $0, row) }
+    }
+
+    /// Runs one statement without parameters in the simple protocol (for what cannot be prepared,
+    /// like `FETCH` from a cursor) and maps each row with `row`.
+    func querySimple<Row>(_ sql: String, row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
+        if let begin = takeHeldBackBegin() {
+            try pipelined(begin) { _ in () }
+        }
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result)
+        return try Self.rows(of: result!, row)
+    }
+
+    /// Runs `sql`, a `COPY … FROM STDIN` in COPY's text format, sending `data` (whole lines), and
+    /// waits for the server to have taken every row.
+    func copyIn(_ sql: String, data: [UInt8]) throws {
+        if let begin = takeHeldBackBegin() {
+            try pipelined(begin) { _ in () }
+        }
+        let start = PQexec(handle, sql)
+        defer { PQclear(start) }
+        guard let start, PQresultStatus(start) == PGRES_COPY_IN else {
+            try check(start)
+            throw PostgreSQLError(sqlState: "", message: "COPY did not start")
+        }
+        var sent = 0
+        while sent < data.count {
+            let count = min(data.count - sent, 1 << 20)
+            let accepted = data.withUnsafeBytes { bytes in
+                PQputCopyData(handle, bytes.baseAddress!.assumingMemoryBound(to: CChar.self) + sent, Int32(count))
+            }
+            guard accepted == 1 else { throw connectionError() }
+            sent += count
+        }
+        guard PQputCopyEnd(handle, nil) == 1 else { throw connectionError() }
+        var failure: (any Error)?
+        while let result = PQgetResult(handle) {
+            defer { PQclear(result) }
+            if failure == nil {
+                do { try check(result) } catch { failure = error }
+            }
+        }
+        if let failure { throw failure }
     }
 
     // MARK: - Transactions
@@ -166,7 +215,8 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     private func pipelined<R>(_ calls: [PostgreSQLCall], _ body: (OpaquePointer) throws -> R) throws -> R {
         // Preparing is a round trip of its own (once per connection), so it comes first.
         let statements = try calls.map { call throws(PostgreSQLError) in
-            (sql: call.sql, name: try preparedName(call.sql, parameterCount: call.arguments.count), texts: try Self.parameterTexts(call.arguments))
+            (sql: call.sql, name: call.prepared ? try preparedName(call.sql, parameterCount: call.arguments.count) : nil,
+             texts: try Self.parameterTexts(call.arguments))
         }
         guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
         // Fails only with results left unread (the connection was lost mid-way); the connection then

@@ -19,6 +19,9 @@ struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
     /// `query_canceled`: `PQcancel` or `statement_timeout` stopped the statement.
     var isCancel: Bool { sqlState == "57014" }
 
+    /// `lock_not_available`: a lock was held by another transaction past `lock_timeout`.
+    var isLockTimeout: Bool { sqlState == "55P03" }
+
     var description: String {
         sqlState.isEmpty ? message : "\(message) (SQLSTATE \(sqlState))"
     }
@@ -28,11 +31,14 @@ struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
 
 extension ShopError {
     /// `error` as the service reports it from a PostgreSQL store: a `ShopError` as is, a cancel
-    /// caused by `interruption` as `.interrupted`, every other failure as `.storage`.
+    /// caused by `interruption` as `.interrupted`, a lock held past `lock_timeout` as
+    /// `.storeBusy`, every other failure as `.storage`.
     init(postgresError error: any Error, interruption: (any ShopInterruption)?) {
         switch error {
         case let shopError as ShopError: self = shopError
         case let error as PostgreSQLError where error.isCancel && interruption?.isInterrupted == true: self = .interrupted
+        case let error as PostgreSQLError where error.isLockTimeout:
+            self = .storeBusy(detail: "another transaction held a lock this write needs for \(PostgreSQLConnection.lockTimeoutMilliseconds) ms: \(error.description)")
         case let error as PostgreSQLError: self = .storage(error.description)
         default: self = ShopError(storeError: error)
         }

@@ -4,7 +4,8 @@
 /// costs one round trip (its statement_timeout, the call and the commit, in libpq's pipeline
 /// mode) instead of eight. `create` is its current definition (`CREATE OR REPLACE FUNCTION`): a
 /// change to it adds a schema migration that applies it again, so that databases made by an earlier
-/// build are brought up to date (`PostgreSQLSchema`, versions 3 and 4).
+/// build are brought up to date (`PostgreSQLSchema`, versions 3, 4 and 5; `createVersion3` is the
+/// definition versions 3 and 4 applied, kept as shipped).
 ///
 /// The function keeps the rules exactly, against a `READ COMMITTED` transaction (each statement
 /// sees what other transactions committed before it started). It first takes the cart's lock
@@ -17,9 +18,10 @@
 /// 3. each line takes its stock with one conditional UPDATE, the lines in one canonical order (by
 ///    SKU, whatever the cart's order), so two orders that share SKUs lock those rows in the same
 ///    order and can never deadlock (a concurrent writer of a row makes the UPDATE wait, then
-///    re-check); if any line cannot, the first such line in cart order raises `SHOP1` with DETAIL
-///    `requested available sku` (the level it sees), which undoes the stock already taken, so the
-///    line reported is the one the SQLite store reports;
+///    re-check), and only while the product is in the catalog; if any line cannot, the first such
+///    line in cart order raises `SHOP4` with DETAIL `sku` when its product is archived, else
+///    `SHOP1` with DETAIL `requested available sku` (the level it sees), which undoes the stock
+///    already taken, so the line reported is the one the SQLite store reports;
 /// 4. the order row and its lines are inserted from the cart lines read once (a concurrent
 ///    `cart.add` cannot make the order differ from the stock taken), and the cart emptied. A
 ///    concurrent order under the same key makes the INSERT fail with `unique_violation` once the
@@ -34,9 +36,90 @@
 /// status, created at, sku, quantity, unit price. Strings are `PostgreSQLText` as stored.
 /// Stateless; thread-safe.
 enum PostgreSQLOrderFunction {
-    // MARK: - Definition (migrations 3 and 4)
+    // MARK: - Definition (migration 5)
 
     static let create = """
+        CREATE OR REPLACE FUNCTION shop_place_order(
+            p_cart_id TEXT, p_key TEXT, p_order_id TEXT, p_created_at TEXT, p_currency TEXT, p_status TEXT
+        ) RETURNS TABLE (
+            r_order_id TEXT, r_cart_id TEXT, r_total_cents BIGINT, r_currency TEXT, r_status TEXT,
+            r_created_at TEXT, r_sku TEXT, r_quantity BIGINT, r_unit_price_cents BIGINT
+        ) LANGUAGE plpgsql VOLATILE SET enable_seqscan = off AS $fn$
+        DECLARE
+            v_seq BIGINT;
+            v_cart TEXT;
+            v_skus TEXT[];
+            v_quantities BIGINT[];
+            v_prices BIGINT[];
+            v_available BIGINT;
+            v_total BIGINT := 0;
+            v_by_sku BIGINT[];
+            v_line BIGINT;
+            v_short BIGINT;
+        BEGIN
+            -- The store's currency when the caller does not know it yet: every product has it.
+            IF p_currency IS NULL THEN
+                SELECT p.currency INTO p_currency FROM products p LIMIT 1;
+                p_currency := coalesce(p_currency, 'USD');
+            END IF;
+            PERFORM \(PostgreSQLCartLock.call("p_cart_id"));
+            SELECT o.seq, o.cart_id INTO v_seq, v_cart FROM orders o WHERE o.idempotency_key = p_key;
+            IF NOT FOUND THEN
+                SELECT array_agg(c.sku ORDER BY c.id), array_agg(c.quantity ORDER BY c.id), array_agg(c.unit_price_cents ORDER BY c.id)
+                    INTO v_skus, v_quantities, v_prices
+                    FROM cart_lines c WHERE c.cart_id = p_cart_id;
+                IF v_skus IS NULL THEN
+                    SELECT o.seq, o.cart_id INTO v_seq, v_cart FROM orders o WHERE o.idempotency_key = p_key;
+                    IF NOT FOUND THEN
+                        RAISE EXCEPTION USING ERRCODE = 'SHOP2', MESSAGE = 'cart is empty';
+                    END IF;
+                ELSE
+                    -- One lock order for every order: the lines by SKU (rule 3).
+                    SELECT array_agg(t.n ORDER BY t.sku) INTO v_by_sku FROM unnest(v_skus) WITH ORDINALITY AS t(sku, n);
+                    FOREACH v_line IN ARRAY v_by_sku LOOP
+                        UPDATE stock s SET available = s.available - v_quantities[v_line]
+                            WHERE s.sku = v_skus[v_line] AND s.available >= v_quantities[v_line]
+                              AND NOT EXISTS (SELECT 1 FROM products p WHERE p.sku = s.sku AND p.archived);
+                        IF NOT FOUND AND (v_short IS NULL OR v_line < v_short) THEN
+                            v_short := v_line;
+                        END IF;
+                        v_total := v_total + v_quantities[v_line] * v_prices[v_line];
+                    END LOOP;
+                    -- The first short line in cart order is the one reported, whatever the lock order.
+                    IF v_short IS NOT NULL THEN
+                        IF EXISTS (SELECT 1 FROM products p WHERE p.sku = v_skus[v_short] AND p.archived) THEN
+                            RAISE EXCEPTION USING ERRCODE = 'SHOP4', MESSAGE = 'product archived', DETAIL = v_skus[v_short];
+                        END IF;
+                        SELECT s.available INTO v_available FROM stock s WHERE s.sku = v_skus[v_short];
+                        RAISE EXCEPTION USING ERRCODE = 'SHOP1', MESSAGE = 'out of stock',
+                            DETAIL = v_quantities[v_short] || ' ' || coalesce(v_available, 0) || ' ' || v_skus[v_short];
+                    END IF;
+                    INSERT INTO orders (order_id, cart_id, idempotency_key, total_cents, currency, status, created_at)
+                        VALUES (p_order_id, p_cart_id, p_key, v_total, p_currency, p_status, p_created_at)
+                        RETURNING seq INTO v_seq;
+                    INSERT INTO order_lines (order_seq, line_no, sku, quantity, unit_price_cents)
+                        SELECT v_seq, t.n, t.sku, t.q, t.p
+                        FROM unnest(v_skus, v_quantities, v_prices) WITH ORDINALITY AS t(sku, q, p, n);
+                    DELETE FROM cart_lines c WHERE c.cart_id = p_cart_id;
+                    RETURN QUERY
+                        SELECT p_order_id, p_cart_id, v_total, p_currency, p_status, p_created_at, t.sku, t.q, t.p
+                        FROM unnest(v_skus, v_quantities, v_prices) WITH ORDINALITY AS t(sku, q, p, n) ORDER BY t.n;
+                    RETURN;
+                END IF;
+            END IF;
+            IF v_cart <> p_cart_id THEN
+                RAISE EXCEPTION USING ERRCODE = 'SHOP3', MESSAGE = 'idempotency key placed an order for another cart';
+            END IF;
+            RETURN QUERY
+                SELECT o.order_id, o.cart_id, o.total_cents, o.currency, o.status, o.created_at, l.sku, l.quantity, l.unit_price_cents
+                FROM orders o JOIN order_lines l ON l.order_seq = o.seq
+                WHERE o.seq = v_seq ORDER BY l.line_no;
+        END
+        $fn$
+        """
+
+    /// The definition migrations 3 and 4 applied (before archived products), as shipped.
+    static let createVersion3 = """
         CREATE OR REPLACE FUNCTION shop_place_order(
             p_cart_id TEXT, p_key TEXT, p_order_id TEXT, p_created_at TEXT, p_currency TEXT, p_status TEXT
         ) RETURNS TABLE (
@@ -115,7 +198,7 @@ enum PostgreSQLOrderFunction {
             sql: "SELECT * FROM shop_place_order($1, $2, $3, $4, $5, $6)",
             arguments: [
                 placement.cartId, placement.idempotencyKey, placement.makeOrderId(),
-                OrderStamp.timestamp(placement.now()), ShopCurrency.code, Order.placedStatus,
+                OrderStamp.timestamp(placement.now()), placement.currency, Order.placedStatus,
             ]
         )
     }
@@ -157,6 +240,8 @@ enum PostgreSQLOrderFunction {
             return .outOfStock(sku: PostgreSQLText.unescaped(String(fields[2])), requested: requested, available: available)
         case "SHOP2":
             return .cartEmpty(cartId: placement.cartId)
+        case "SHOP4":
+            return .notFound(entity: "product", id: PostgreSQLText.unescaped(error.detail))
         case "SHOP3":
             return .idempotencyConflict(key: placement.idempotencyKey, cartId: placement.cartId)
         default:

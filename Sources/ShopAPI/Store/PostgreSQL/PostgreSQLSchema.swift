@@ -8,30 +8,40 @@ enum PostgreSQLSchema {
     /// One step from `version - 1` to `version`.
     struct Migration: Sendable {
         let version: Int
-        let apply: @Sendable (PostgreSQLConnection) throws -> Void
+        let apply: @Sendable (PostgreSQLConnection, StoreCreation) throws -> Void
     }
 
     /// Key of the transaction-scoped advisory lock that serialises migrations across processes.
     static let migrationLockKey: Int64 = 0x5_0004_5109
 
     static let migrations: [Migration] = [
-        Migration(version: 1) { try $0.execute(createTables) },
-        Migration(version: 2) { try seedCatalog(into: $0) },
-        Migration(version: 3) { try $0.execute(PostgreSQLOrderFunction.create) },
+        Migration(version: 1) { connection, _ in try connection.execute(createTables) },
+        Migration(version: 2) { connection, creation in
+            if creation == .demoCatalog { try seedCatalog(into: connection) }
+        },
+        Migration(version: 3) { connection, _ in try connection.execute(PostgreSQLOrderFunction.createVersion3) },
         // shop_place_order takes the cart's lock, then its stock rows in SKU order (PostgreSQLCartLock).
-        Migration(version: 4) { try $0.execute(PostgreSQLOrderFunction.create) },
+        Migration(version: 4) { connection, _ in try connection.execute(PostgreSQLOrderFunction.createVersion3) },
+        // Catalog files: catalog order, archiving, the word index; orders refuse archived products.
+        Migration(version: 5) { connection, _ in
+            try catalogFiles(connection)
+            try connection.execute(PostgreSQLOrderFunction.create)
+        },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// Brings the database up to `latestVersion` in one transaction holding an advisory lock, so
     /// several processes starting at once on an empty database create and seed it exactly once
-    /// (the others wait for the lock, then find it done).
+    /// (the others wait for the lock, then find it done). `creation` says what a new database
+    /// starts with (the same choices as SQLite's).
     ///
     /// Fails if the database was written by a newer build (a higher version).
-    static func migrate(_ connection: PostgreSQLConnection) throws {
+    static func migrate(_ connection: PostgreSQLConnection, creation: StoreCreation) throws {
         try connection.execute("BEGIN")
         do {
+            // Waiting for another process's migration is not a write to give up on.
+            try connection.execute("SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0")
             _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [migrationLockKey]) { _ in () }
             try connection.execute("CREATE TABLE IF NOT EXISTS shop_schema_version (version INTEGER NOT NULL)")
             let current = try connection.query("SELECT max(version) FROM shop_schema_version", []) { $0.int(0) }.first ?? 0
@@ -39,7 +49,7 @@ enum PostgreSQLSchema {
                 throw PostgreSQLError(sqlState: "", message: "database schema version \(current) is newer than this build's \(latestVersion)")
             }
             for migration in migrations where migration.version > current {
-                try migration.apply(connection)
+                try migration.apply(connection, creation)
             }
             if current < latestVersion {
                 try connection.run("DELETE FROM shop_schema_version", [])
@@ -115,5 +125,42 @@ enum PostgreSQLSchema {
             )
             try connection.run("INSERT INTO stock (sku, available) VALUES ($1, $2)", [product.sku, entry.stock])
         }
+    }
+
+    // MARK: - Version 5: catalog files (shop-rpc import and export)
+
+    /// The same changes as SQLite's version 3 (`SQLiteSchema`): `seq` (catalog order; the
+    /// existing products in SKU order), `archived`, and listings by category through a partial
+    /// index of the products in the catalog (the planner walks the primary key or `seq`'s index
+    /// for the others, skipping archived rows: every index costs an import of a million rows a
+    /// second or more here); plus the word index: `words`, each product's
+    /// `SearchText.productWords` as a `tsvector` (lexemes exactly as given, no parser or
+    /// dictionary involved), under a GIN index, and `search_vocabulary`, kept in code point order
+    /// (`COLLATE "C"`, as SQLite compares).
+    private static func catalogFiles(_ connection: PostgreSQLConnection) throws {
+        try connection.execute("""
+            ALTER TABLE products ADD COLUMN seq BIGINT;
+            ALTER TABLE products ADD COLUMN archived BOOLEAN NOT NULL DEFAULT false;
+            ALTER TABLE products ADD COLUMN words tsvector NOT NULL DEFAULT ''::tsvector;
+            UPDATE products SET seq = ordered.n
+                FROM (SELECT sku, row_number() OVER (ORDER BY sku COLLATE "C") AS n FROM products) AS ordered
+                WHERE products.sku = ordered.sku;
+            ALTER TABLE products ALTER COLUMN seq SET NOT NULL;
+            CREATE UNIQUE INDEX products_by_seq ON products (seq);
+            DROP INDEX products_by_category;
+            CREATE INDEX products_live_by_category ON products (category, sku) WHERE NOT archived;
+            CREATE TABLE search_vocabulary (word TEXT COLLATE "C" PRIMARY KEY);
+            """)
+        let products = try connection.query("SELECT sku, name, category FROM products", []) { ($0.text(0), $0.text(1), $0.text(2)) }
+        var vocabulary = Set<String>()
+        for (sku, name, category) in products {
+            let words = SearchText.productWords(name: name, category: category)
+            vocabulary.formUnion(words.filter(SearchMatching.isInVocabulary))
+            try connection.run("UPDATE products SET words = $2::tsvector WHERE sku = $1", [sku, PostgreSQLWords.tsvector(words)])
+        }
+        for word in vocabulary {
+            try connection.run("INSERT INTO search_vocabulary (word) VALUES ($1)", [word])
+        }
+        try connection.execute("CREATE INDEX products_words ON products USING gin (words) WHERE NOT archived")
     }
 }

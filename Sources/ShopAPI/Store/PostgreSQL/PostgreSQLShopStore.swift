@@ -73,8 +73,12 @@ final class PostgreSQLShopStore: ShopStore {
     /// The retries so far; thread-safe.
     var conflictRetries: ConflictRetries { retries.withLock { $0 } }
 
-    private init(pool: PostgreSQLConnectionPool) {
+    /// How a search bounds its steps (`PostgreSQLShopTransaction.searchProducts`).
+    let searchLimits: PostgreSQLSearchLimits
+
+    private init(pool: PostgreSQLConnectionPool, searchLimits: PostgreSQLSearchLimits) {
         self.pool = pool
+        self.searchLimits = searchLimits
     }
 
     // MARK: - Opening
@@ -85,14 +89,16 @@ final class PostgreSQLShopStore: ShopStore {
     ///
     /// - Throws: `.storage` with libpq's message when the server cannot be reached (after the
     ///   connect timeout), the database or role does not exist, or migrating fails.
-    static func open(uri: String, poolSize: Int) throws(ShopError) -> PostgreSQLShopStore {
+    static func open(
+        uri: String, poolSize: Int, creation: StoreCreation = .demoCatalog, searchLimits: PostgreSQLSearchLimits = PostgreSQLSearchLimits()
+    ) throws(ShopError) -> PostgreSQLShopStore {
         do {
             let first = try PostgreSQLConnection(uri: uri)
-            try PostgreSQLSchema.migrate(first)
+            try PostgreSQLSchema.migrate(first, creation: creation)
             let pool = PostgreSQLConnectionPool(capacity: max(1, poolSize), connections: [first], backoff: .postgres) {
                 try PostgreSQLConnection(uri: uri)
             }
-            return PostgreSQLShopStore(pool: pool)
+            return PostgreSQLShopStore(pool: pool, searchLimits: searchLimits)
         } catch {
             throw ShopError(postgresError: error, interruption: nil)
         }
@@ -104,7 +110,7 @@ final class PostgreSQLShopStore: ShopStore {
         do {
             if interruption?.isInterrupted == true { throw ShopError.interrupted }
             return try inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", interruption: interruption) { connection in
-                try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
+                try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption, searchLimits: searchLimits))
             }
         } catch {
             throw ShopError(postgresError: error, interruption: interruption)
@@ -119,7 +125,7 @@ final class PostgreSQLShopStore: ShopStore {
     ) {
         onWriteQueue(interruption: interruption, callbackQueue: callbackQueue, completion: completion) { [self] in
             try inTransaction(Self.writeBegin, interruption: interruption) { connection in
-                try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption))
+                try body(PostgreSQLShopTransaction(connection: connection, interruption: interruption, searchLimits: searchLimits))
             }
         }
     }
@@ -172,6 +178,68 @@ final class PostgreSQLShopStore: ShopStore {
                 result = .failure(ShopError(postgresError: error, interruption: interruption))
             }
             callbackQueue.async { completion(result) }
+        }
+    }
+
+    // MARK: - Catalog files
+
+    /// On a pooled connection (`PostgreSQLCatalogImport`).
+    func importCatalog<Source: CatalogRowSource>(
+        from source: inout Source, options: CatalogImportOptions, progress: (CatalogImportProgress) -> Void
+    ) throws(ShopError) -> CatalogImportOutcome {
+        do {
+            return try pool.withConnection(interruption: nil) { connection in
+                try PostgreSQLCatalogImport(connection: connection, options: options).run(&source, progress: progress)
+            }
+        } catch {
+            throw ShopError(postgresError: error, interruption: nil)
+        }
+    }
+
+    func exportProducts(_ body: (Product, Int) throws -> Void) throws {
+        try onExportCursor(
+            """
+            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p LEFT JOIN stock s ON s.sku = p.sku
+            WHERE NOT p.archived ORDER BY p.sku COLLATE "C"
+            """
+        ) { row in try body(ShopRows.product(row), row.int(6)) }
+    }
+
+    func exportOrders(since: String?, _ body: (Order) throws -> Void) throws {
+        var assembler = ShopRows.OrderAssembler()
+        let sinceLiteral = PostgreSQLText.escaped(since ?? "").replacing("'", with: "''")
+        try onExportCursor(
+            """
+            SELECT o.seq, o.order_id, o.cart_id, o.total_cents, o.currency, o.status, o.created_at, l.sku, l.quantity, l.unit_price_cents
+            FROM orders o JOIN order_lines l ON l.order_seq = o.seq WHERE o.created_at >= '\(sinceLiteral)' ORDER BY o.seq, l.line_no
+            """
+        ) { row in
+            if let order = assembler.add(header: ShopRows.orderHeader(row), line: ShopRows.line(ShopRows.Offset(row, by: 7))) {
+                try body(order)
+            }
+        }
+        if let order = assembler.finish() { try body(order) }
+    }
+
+    /// Rows fetched from a cursor over `query` a batch at a time, in one read-only snapshot, each
+    /// handed to `body` (constant memory); store errors as `ShopError`, `body`'s own as they are.
+    private func onExportCursor(_ query: String, _ body: (PostgreSQLRow) throws -> Void) throws {
+        do {
+            try pool.withConnection(interruption: nil) { connection in
+                try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = 0")
+                defer { connection.rollbackIfInTransaction() }
+                try connection.execute("DECLARE shop_export NO SCROLL CURSOR FOR \(query)")
+                while true {
+                    var fetched = 0
+                    _ = try connection.querySimple("FETCH 1000 FROM shop_export") { row in
+                        fetched += 1
+                        try body(row)
+                    }
+                    if fetched == 0 { break }
+                }
+            }
+        } catch let error as PostgreSQLError {
+            throw ShopError(postgresError: error, interruption: nil)
         }
     }
 

@@ -10,6 +10,7 @@
 struct PostgreSQLShopTransaction: ShopWriteTransaction {
     let connection: PostgreSQLConnection
     let interruption: (any ShopInterruption)?
+    var searchLimits = PostgreSQLSearchLimits()
 
 
     // MARK: - Products and stock
@@ -17,33 +18,90 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
     func products(afterSku: String?, category: String?, limit: Int) throws -> [Product] {
         if let category {
             return try query(
-                "SELECT \(ShopRows.productColumns) FROM products p WHERE p.category = $1 AND p.sku > $2 ORDER BY p.sku LIMIT $3",
+                "SELECT \(ShopRows.productColumns) FROM products p WHERE NOT p.archived AND p.category = $1 AND p.sku > $2 ORDER BY p.sku LIMIT $3",
                 [category, afterSku ?? "", limit], row: ShopRows.product
             )
         }
         return try query(
-            "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku > $1 ORDER BY p.sku LIMIT $2",
+            "SELECT \(ShopRows.productColumns) FROM products p WHERE NOT p.archived AND p.sku > $1 ORDER BY p.sku LIMIT $2",
             [afterSku ?? "", limit], row: ShopRows.product
         )
     }
 
     func product(sku: String) throws -> Product? {
-        try query("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = $1", [sku], row: ShopRows.product).first
+        try query("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = $1 AND NOT p.archived", [sku], row: ShopRows.product).first
     }
 
-    /// Every term must start a word (`\m`, case-insensitively) in name, description or category.
-    /// Terms hold only letters and digits, so they are never regular-expression syntax.
-    func searchProducts(terms: [String], limit: Int) throws -> [Product] {
-        let clauses = terms.indices.map { index in
-            "(p.name || ' ' || p.description || ' ' || p.category) ~* ('\\m' || $\(index + 1))"
+    /// A search in catalog order, in at most three steps, each bounded, so its cost does not hang
+    /// on the planner's guess of how many products have the words (for a word it has no
+    /// statistics of, it assumes a fixed share, and a prefix standing for 64 rare words looks
+    /// common to it):
+    ///
+    /// 1. the first products in catalog order (`seq`'s index), at most
+    ///    `searchLimits.rowsToCheck(words:)` of them (fewer the more words the query has: each row
+    ///    is checked against all of them): when the words are common, the first `limit` matches
+    ///    are among them;
+    /// 2. else the products the GIN index of `words` finds, at most `searchLimits.matchesToFetch`
+    ///    of them (`PostgreSQLSchema`, version 5): when they are all, the first `limit` in catalog
+    ///    order are the answer;
+    /// 3. else (many matches, but few among the first products) the catalog in order from where
+    ///    step 1 stopped, until `limit` match.
+    func searchProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
+        let tsquery = PostgreSQLWords.tsquery(wordGroups: wordGroups)
+        let rowsToCheck = searchLimits.rowsToCheck(words: wordGroups.reduce(0) { $0 + $1.count })
+        let first = try query(
+            """
+            SELECT \(ShopRows.productColumns), p.seq FROM (
+                SELECT * FROM products WHERE NOT archived ORDER BY seq LIMIT $3
+            ) p WHERE p.words @@ $1::tsquery ORDER BY p.seq LIMIT $2
+            """,
+            [tsquery, limit, rowsToCheck], prepared: false
+        ) { row in (ShopRows.product(row), row.int64(6)) }
+        if first.count == limit { return first.map(\.0) }
+
+        try plannerSettings(["enable_seqscan": "off", "enable_indexscan": "off"])
+        let matches = try query(
+            "SELECT p.seq FROM products p WHERE NOT p.archived AND p.words @@ $1::tsquery LIMIT $2",
+            [tsquery, searchLimits.matchesToFetch + 1], prepared: false
+        ) { $0.int64(0) }
+        try plannerSettings(["enable_seqscan": "on", "enable_indexscan": "on"])
+        if matches.count <= searchLimits.matchesToFetch {
+            let seqs = matches.sorted().prefix(limit).map(String.init).joined(separator: ",")
+            return try query(
+                "SELECT \(ShopRows.productColumns) FROM products p WHERE p.seq = ANY($1::bigint[]) ORDER BY p.seq",
+                [PostgreSQLTextArray(raw: "{\(seqs)}")], row: ShopRows.product)
         }
-        let sql = "SELECT \(ShopRows.productColumns) FROM products p WHERE \(clauses.joined(separator: " AND ")) ORDER BY p.sku LIMIT $\(terms.count + 1)"
-        let arguments: [any PostgreSQLValue] = terms.map { $0 as any PostgreSQLValue } + [limit]
-        return try query(sql, arguments, row: ShopRows.product)
+
+        try plannerSettings(["enable_bitmapscan": "off"])
+        defer { try? plannerSettings(["enable_bitmapscan": "on"]) }
+        return try query(
+            "SELECT \(ShopRows.productColumns) FROM products p WHERE NOT p.archived AND p.words @@ $1::tsquery ORDER BY p.seq LIMIT $2",
+            [tsquery, limit], prepared: false, row: ShopRows.product
+        )
+    }
+
+    /// Sets planner settings for the rest of the transaction (`set_config(…, true)`).
+    private func plannerSettings(_ settings: KeyValuePairs<String, String>) throws {
+        let calls = settings.enumerated().map { "set_config($\(2 * $0.offset + 1), $\(2 * $0.offset + 2), true)" }
+        let arguments: [any PostgreSQLValue] = settings.flatMap { [$0.key, $0.value] as [any PostgreSQLValue] }
+        _ = try query("SELECT \(calls.joined(separator: ", "))", arguments) { _ in () }
+    }
+
+    func indexedWords(beginningWith prefix: String, limit: Int) throws -> [String] {
+        try query(
+            "SELECT word FROM search_vocabulary WHERE word >= $1 AND word < $2 ORDER BY word LIMIT $3",
+            [prefix, SearchMatching.upperBound(ofPrefix: prefix), limit]
+        ) { $0.text(0) }
     }
 
     func available(sku: String) throws -> Int? {
-        try query("SELECT available FROM stock WHERE sku = $1", [sku]) { $0.int(0) }.first
+        try query(
+            "SELECT s.available FROM stock s JOIN products p ON p.sku = s.sku WHERE s.sku = $1 AND NOT p.archived", [sku]
+        ) { $0.int(0) }.first
+    }
+
+    func catalogCurrency() throws -> String? {
+        try query("SELECT currency FROM products LIMIT 1", []) { $0.text(0) }.first
     }
 
     // MARK: - Carts
@@ -111,9 +169,11 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         if interruption?.isInterrupted == true { throw ShopError.interrupted }
     }
 
-    private func query<Row>(_ sql: String, _ arguments: [any PostgreSQLValue], row: (PostgreSQLRow) throws -> Row) throws -> [Row] {
+    private func query<Row>(
+        _ sql: String, _ arguments: [any PostgreSQLValue], prepared: Bool = true, row: (PostgreSQLRow) throws -> Row
+    ) throws -> [Row] {
         try checkInterruption()
-        return try connection.query(sql, arguments, row: row)
+        return try connection.query(sql, arguments, prepared: prepared, row: row)
     }
 
     @discardableResult

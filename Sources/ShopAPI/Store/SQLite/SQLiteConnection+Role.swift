@@ -6,13 +6,18 @@ extension SQLiteConnection {
     /// What a connection is for, which decides how it is opened and configured.
     enum Role {
         /// The one connection that writes a database file: WAL, `synchronous=FULL` (a commit is
-        /// on disk before it returns, so a kill -9 after a completion loses nothing).
+        /// on disk before it returns, so a kill -9 after a completion loses nothing), and a WAL
+        /// file cut back to `walSizeLimitBytes` when it is reused after a complete checkpoint (an
+        /// import's transaction grows it to the size of the whole change).
         case writer
         /// A pooled reader of a database file: `query_only`, so it can never write.
         case reader
         /// The single connection of an in-memory database, shared by reads and writes.
         case inMemory
     }
+
+    /// The size a writer cuts the WAL file back to when it starts it again (64 MiB).
+    static let walSizeLimitBytes = 64 << 20
 
     /// Opens `path` for `role` and applies the role's settings (plus, for all: `busy_timeout`,
     /// foreign keys on).
@@ -24,7 +29,8 @@ extension SQLiteConnection {
         let connection = try SQLiteConnection(path: path, flags: flags)
         try connection.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds); PRAGMA foreign_keys = ON;")
         switch role {
-        case .writer: try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+        case .writer:
+            try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA journal_size_limit = \(walSizeLimitBytes);")
         case .reader: try connection.execute("PRAGMA query_only = ON;")
         case .inMemory: break
         }

@@ -102,6 +102,17 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
         return rows
     }
 
+    /// Runs one cached statement and calls `body` with each row as it is read (nothing is
+    /// collected: for exports, in constant memory). An error `body` throws stops it.
+    func forEachRow(_ sql: String, _ arguments: [any SQLiteBindable], _ body: (SQLiteStatement) throws -> Void) throws {
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        while try statement.step() {
+            try body(statement)
+        }
+    }
+
     /// Runs one cached statement and maps its first row with `row`, or returns nil when there is
     /// none; stops there (for lookups by a unique key, where a second step would only find the end).
     func queryFirst<Row>(_ lookup: KeyLookup, sql: @autoclosure () -> String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> Row? {
@@ -149,7 +160,9 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
         while try statement.step() {}
     }
 
-    private func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    /// A statement of the caller's own, outside the cache (for work that holds its statements,
+    /// like an import).
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
         guard code == SQLITE_OK, let prepared else { throw lastError(code) }

@@ -21,11 +21,14 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
 
 extension ShopError {
     /// `error` as the service reports it: a `ShopError` as is, SQLite's interrupt as
-    /// `.interrupted`, every other failure as `.storage`.
+    /// `.interrupted`, a lock another connection held past the busy timeout as `.storeBusy`, every
+    /// other failure as `.storage`.
     init(storeError error: any Error) {
         switch error {
         case let shopError as ShopError: self = shopError
         case let sqliteError as SQLiteError where sqliteError.isInterrupt: self = .interrupted
+        case let sqliteError as SQLiteError where sqliteError.primaryCode == SQLITE_BUSY:
+            self = .storeBusy(detail: "another connection held the database's lock for \(SQLiteConnection.busyTimeoutMilliseconds) ms: \(sqliteError.description)")
         case let sqliteError as SQLiteError: self = .storage(sqliteError.description)
         default: self = .storage(String(describing: error))
         }

@@ -51,6 +51,16 @@ final class SQLiteGroupWriter: Sendable {
         }
     }
 
+    /// Runs `body` with the writer's connection on the writer queue, the caller waiting: no group
+    /// runs meanwhile (an import's one long transaction). `body` leaves no transaction open.
+    /// - Important: never call on `writerQueue`.
+    func withConnectionExclusively<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        dispatchPrecondition(condition: .notOnQueue(writerQueue))
+        return try writerQueue.sync {
+            try connections.withConnection(interruption: nil, body)
+        }
+    }
+
     /// Committed groups and the operations they ran since the store opened.
     var stats: (transactions: Int, operations: Int) {
         shared.withLock { $0.counts }

@@ -5,27 +5,30 @@ import CSQLite
 /// The database schema as an ordered list of migrations, versioned by `PRAGMA user_version`.
 ///
 /// To change the schema, append a migration with the next version; never edit a shipped one.
-/// (A migration that changes `products` must also rebuild `product_search`.)
+/// (A migration that changes what products are found by must also rebuild `product_words`.)
 enum SQLiteSchema {
     /// One step from `version - 1` to `version`.
     struct Migration: Sendable {
         let version: Int
-        let apply: @Sendable (SQLiteConnection) throws -> Void
+        let apply: @Sendable (SQLiteConnection, StoreCreation) throws -> Void
     }
 
     static let migrations: [Migration] = [
-        Migration(version: 1) { try $0.execute(createTables) },
-        Migration(version: 2) { try CatalogSeed.insert(into: $0) },
+        Migration(version: 1) { connection, _ in try connection.execute(createTables) },
+        Migration(version: 2) { connection, creation in
+            if creation == .demoCatalog { try CatalogSeed.insert(into: connection) }
+        },
+        Migration(version: 3) { connection, _ in try catalogFiles(connection) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// Brings the database up to `latestVersion` in one `BEGIN IMMEDIATE` transaction (so two
     /// processes opening a new file at once migrate and seed it exactly once), then makes sure the
-    /// search index exists. Returns how to search.
+    /// search index exists. Returns how to search. `creation` says what a new database starts with.
     ///
     /// Fails if the file was written by a newer build (a higher `user_version`).
-    static func migrate(_ connection: SQLiteConnection, allowFullTextSearch: Bool) throws -> SQLiteSearchMode {
+    static func migrate(_ connection: SQLiteConnection, creation: StoreCreation, allowFullTextSearch: Bool) throws -> SQLiteSearchMode {
         try connection.run("BEGIN IMMEDIATE")
         do {
             let current = try connection.query("PRAGMA user_version", []) { $0.int(0) }.first ?? 0
@@ -33,7 +36,7 @@ enum SQLiteSchema {
                 throw SQLiteError(code: SQLITE_ERROR, message: "database schema version \(current) is newer than this build's \(latestVersion)")
             }
             for migration in migrations where migration.version > current {
-                try migration.apply(connection)
+                try migration.apply(connection, creation)
             }
             if current < latestVersion {
                 try connection.execute("PRAGMA user_version = \(latestVersion)")
@@ -97,4 +100,34 @@ enum SQLiteSchema {
             PRIMARY KEY (order_seq, line_no)
         ) WITHOUT ROWID;
         """
+
+    // MARK: - Version 3: catalog files (shop-rpc import and export)
+
+    /// Products get their place in catalog order (`seq`, what search results are ordered by: the
+    /// existing ones in SKU order) and can be archived (`--replace`); listings by category read
+    /// the products in the catalog through a partial index, so archived ones cost them nothing. Search moves to
+    /// `product_words` (`SQLiteSearchIndex`, created after the migrations) over the words of
+    /// `search_vocabulary`, which this fills from the products there are.
+    private static func catalogFiles(_ connection: SQLiteConnection) throws {
+        try connection.execute("""
+            ALTER TABLE products ADD COLUMN seq INTEGER;
+            ALTER TABLE products ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+            UPDATE products SET seq = ordered.n
+                FROM (SELECT sku, row_number() OVER (ORDER BY sku) AS n FROM products) AS ordered
+                WHERE products.sku = ordered.sku;
+            CREATE UNIQUE INDEX products_by_seq ON products (seq);
+            DROP INDEX products_by_category;
+            CREATE INDEX products_live_by_category ON products (category, sku) WHERE archived = 0;
+            CREATE TABLE search_vocabulary (word TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+            DROP TABLE IF EXISTS product_search;
+            """)
+        let products = try connection.query("SELECT name, category FROM products", []) { ($0.text(0), $0.text(1)) }
+        var words = Set<String>()
+        for (name, category) in products {
+            words.formUnion(SearchText.productWords(name: name, category: category).filter(SearchMatching.isInVocabulary))
+        }
+        for word in words {
+            try connection.run("INSERT INTO search_vocabulary (word) VALUES (?1)", word)
+        }
+    }
 }

@@ -2,8 +2,9 @@
 
 /// How this store searches products, decided when it opens.
 enum SQLiteSearchMode: Sendable {
-    /// FTS5 table `product_search`: word-prefix matches ranked by bm25.
+    /// The FTS5 word index `product_words` (`SQLiteSearchIndex`).
     case fullText
-    /// SQLite without FTS5: substring `LIKE` matches (ASCII case-insensitive), ordered by SKU.
-    case like
+    /// SQLite without FTS5: products are read in catalog order and their words compared here,
+    /// until enough match. The same results, at a cost that grows with the catalog.
+    case scan
 }

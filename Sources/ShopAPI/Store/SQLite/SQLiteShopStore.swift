@@ -36,13 +36,13 @@ final class SQLiteShopStore: ShopStore {
     // MARK: - Opening
 
     /// Opens the database at `path` (`":memory:"` for a private in-memory one), creating parent
-    /// directories, migrating and seeding as needed. `allowFullTextSearch: false` forces the
-    /// `LIKE` search (for tests of the fallback).
-    static func open(path: String, allowFullTextSearch: Bool = true) throws(ShopError) -> SQLiteShopStore {
+    /// directories and migrating as needed; a new database starts as `creation` says.
+    /// `allowFullTextSearch: false` forces the search without an index (for tests of the fallback).
+    static func open(path: String, creation: StoreCreation = .demoCatalog, allowFullTextSearch: Bool = true) throws(ShopError) -> SQLiteShopStore {
         do {
             if path == ":memory:" {
                 let connection = try SQLiteConnection.open(path: path, as: .inMemory)
-                let searchMode = try SQLiteSchema.migrate(connection, allowFullTextSearch: allowFullTextSearch)
+                let searchMode = try SQLiteSchema.migrate(connection, creation: creation, allowFullTextSearch: allowFullTextSearch)
                 let shared = SQLiteConnectionPool(capacity: 1, connections: [connection]) {
                     preconditionFailure("the in-memory pool never opens a second connection")
                 }
@@ -52,7 +52,7 @@ final class SQLiteShopStore: ShopStore {
             if !directory.isEmpty {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
-            let (writerConnection, searchMode) = try openWriterAndMigrate(path: path, allowFullTextSearch: allowFullTextSearch)
+            let (writerConnection, searchMode) = try openWriterAndMigrate(path: path, creation: creation, allowFullTextSearch: allowFullTextSearch)
             let readers = SQLiteConnectionPool(capacity: readerCount) {
                 try SQLiteConnection.open(path: path, as: .reader)
             }
@@ -73,13 +73,15 @@ final class SQLiteShopStore: ShopStore {
     /// 100 ms). Several processes opening one new file at once can get `SQLITE_BUSY` without the busy
     /// timeout applying: switching the file to WAL needs an exclusive lock that SQLite does not wait
     /// for (4 processes started together on a new file: 3 of 400 failed to start before this).
-    private static func openWriterAndMigrate(path: String, allowFullTextSearch: Bool) throws -> (SQLiteConnection, SQLiteSearchMode) {
+    private static func openWriterAndMigrate(
+        path: String, creation: StoreCreation, allowFullTextSearch: Bool
+    ) throws -> (SQLiteConnection, SQLiteSearchMode) {
         let giveUp = DispatchTime.now() + .milliseconds(SQLiteConnection.busyTimeoutMilliseconds)
         var pauseMicroseconds: UInt32 = 5_000
         while true {
             do {
                 let connection = try SQLiteConnection.open(path: path, as: .writer)
-                return (connection, try SQLiteSchema.migrate(connection, allowFullTextSearch: allowFullTextSearch))
+                return (connection, try SQLiteSchema.migrate(connection, creation: creation, allowFullTextSearch: allowFullTextSearch))
             } catch let error as SQLiteError where error.primaryCode == SQLITE_BUSY && DispatchTime.now() < giveUp {
                 usleep(pauseMicroseconds)
                 pauseMicroseconds = min(pauseMicroseconds * 2, 100_000)
@@ -153,6 +155,73 @@ final class SQLiteShopStore: ShopStore {
             },
             fail: { error in callbackQueue.async { completion(.failure(error)) } }
         ))
+    }
+
+    // MARK: - Catalog files
+
+    /// On the writer connection, the writer queue waiting (`SQLiteCatalogImport`); a dry run on a
+    /// read connection.
+    func importCatalog<Source: CatalogRowSource>(
+        from source: inout Source, options: CatalogImportOptions, progress: (CatalogImportProgress) -> Void
+    ) throws(ShopError) -> CatalogImportOutcome {
+        let searchMode = self.searchMode
+        do {
+            let run = { (connection: SQLiteConnection) in
+                try SQLiteCatalogImport(connection: connection, searchMode: searchMode, options: options).run(&source, progress: progress)
+            }
+            if options.dryRun {
+                return try readers.withConnection(interruption: nil, run)
+            }
+            return try writer.withConnectionExclusively(run)
+        } catch {
+            throw ShopError(storeError: error)
+        }
+    }
+
+    func exportProducts(_ body: (Product, Int) throws -> Void) throws {
+        try onExportSnapshot { connection in
+            try connection.forEachRow(
+                """
+                SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p
+                LEFT JOIN stock s ON s.sku = p.sku WHERE p.archived = 0 ORDER BY p.sku
+                """, []
+            ) { row in try body(ShopRows.product(row), row.int(6)) }
+        }
+    }
+
+    func exportOrders(since: String?, _ body: (Order) throws -> Void) throws {
+        try onExportSnapshot { connection in
+            var assembler = ShopRows.OrderAssembler()
+            try connection.forEachRow(
+                """
+                SELECT o.seq, o.order_id, o.cart_id, o.total_cents, o.currency, o.status, o.created_at, l.sku, l.quantity, l.unit_price_cents
+                FROM orders o JOIN order_lines l ON l.order_seq = o.seq WHERE o.created_at >= ?1 ORDER BY o.seq, l.line_no
+                """, [since ?? ""]
+            ) { row in
+                if let order = assembler.add(header: ShopRows.orderHeader(row), line: ShopRows.line(ShopRows.Offset(row, by: 7))) {
+                    try body(order)
+                }
+            }
+            if let order = assembler.finish() { try body(order) }
+        }
+    }
+
+    /// Runs `body` on a read connection in one read transaction (one snapshot); store errors as
+    /// `ShopError`, `body`'s own as they are.
+    private func onExportSnapshot(_ body: (SQLiteConnection) throws -> Void) throws {
+        try readers.withConnection(interruption: nil) { connection in
+            do {
+                try connection.beginDeferred()
+            } catch {
+                throw ShopError(storeError: error)
+            }
+            defer { connection.rollbackIfInTransaction() }
+            do {
+                try body(connection)
+            } catch let error as SQLiteError {
+                throw ShopError(storeError: error)
+            }
+        }
     }
 
     var stats: (transactions: Int, operations: Int) {

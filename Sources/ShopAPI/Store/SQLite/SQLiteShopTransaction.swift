@@ -13,47 +13,83 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
 
     // MARK: - Products and stock
 
+    /// By category through the partial index of the products in the catalog (`archived = 0`);
+    /// all of them along the primary key, skipping archived rows (an index of its own would cost
+    /// every import a B-tree insert per product).
     func products(afterSku: String?, category: String?, limit: Int) throws -> [Product] {
         if let category {
             return try query(
-                "SELECT \(ShopRows.productColumns) FROM products p WHERE p.category = ?1 AND p.sku > ?2 ORDER BY p.sku LIMIT ?3",
+                """
+                SELECT \(ShopRows.productColumns) FROM products p INDEXED BY products_live_by_category
+                WHERE p.archived = 0 AND p.category = ?1 AND p.sku > ?2 ORDER BY p.sku LIMIT ?3
+                """,
                 [category, afterSku ?? "", limit], row: ShopRows.product
             )
         }
         return try query(
-            "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku > ?1 ORDER BY p.sku LIMIT ?2",
+            "SELECT \(ShopRows.productColumns) FROM products p WHERE p.archived = 0 AND p.sku > ?1 ORDER BY p.sku LIMIT ?2",
             [afterSku ?? "", limit], row: ShopRows.product
         )
     }
 
     func product(sku: String) throws -> Product? {
-        try queryFirst(.productBySku, sql: "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1", [sku], row: ShopRows.product)
+        try queryFirst(.productBySku, sql: "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1 AND p.archived = 0", [sku], row: ShopRows.product)
     }
 
-    func searchProducts(terms: [String], limit: Int) throws -> [Product] {
+    func searchProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
         switch searchMode {
         case .fullText:
+            // FTS5 yields the matches in rowid (catalog) order, so the LIMIT ends the search early.
             return try query(
                 """
-                SELECT \(ShopRows.productColumns) FROM product_search s JOIN products p ON p.sku = s.sku
-                WHERE product_search MATCH ?1 ORDER BY bm25(product_search), p.sku LIMIT ?2
+                SELECT \(ShopRows.productColumns) FROM product_words w JOIN products p INDEXED BY products_by_seq ON p.seq = w.rowid
+                WHERE product_words MATCH ?1 AND p.archived = 0 ORDER BY w.rowid LIMIT ?2
                 """,
-                [SQLiteSearchIndex.fullTextQuery(terms: terms), limit], row: ShopRows.product
+                [SQLiteSearchIndex.fullTextQuery(wordGroups: wordGroups), limit], row: ShopRows.product
             )
-        case .like:
-            // One clause per term (?1 … ?n), every term must match; the limit is ?(n+1).
-            let clauses = terms.indices.map { index in
-                let parameter = "?\(index + 1)"
-                return "(p.name LIKE \(parameter) ESCAPE '\\' OR p.description LIKE \(parameter) ESCAPE '\\' OR p.category LIKE \(parameter) ESCAPE '\\')"
-            }
-            let sql = "SELECT \(ShopRows.productColumns) FROM products p WHERE \(clauses.joined(separator: " AND ")) ORDER BY p.sku LIMIT ?\(terms.count + 1)"
-            let patterns: [any SQLiteBindable] = terms.map(SQLiteSearchIndex.likePattern(term:))
-            return try query(sql, patterns + [limit], row: ShopRows.product)
+        case .scan:
+            return try scanForProducts(wordGroups: wordGroups, limit: limit)
         }
     }
 
+    /// `searchProducts` without the index: the catalog in order, a batch at a time.
+    private func scanForProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
+        let groups = wordGroups.map(Set.init)
+        var found: [Product] = []
+        var afterSeq: Int64 = .min
+        while found.count < limit {
+            let batch = try query(
+                """
+                SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_by_seq
+                WHERE p.seq > ?1 AND p.archived = 0 ORDER BY p.seq LIMIT ?2
+                """,
+                [afterSeq, 512]
+            ) { row in (row.int64(0), ShopRows.product(ShopRows.Offset(row, by: 1))) }
+            guard let last = batch.last else { break }
+            afterSeq = last.0
+            for (_, product) in batch where found.count < limit {
+                let words = SearchText.productWords(name: product.name, category: product.category)
+                if groups.allSatisfy({ group in words.contains(where: group.contains) }) { found.append(product) }
+            }
+        }
+        return found
+    }
+
+    func indexedWords(beginningWith prefix: String, limit: Int) throws -> [String] {
+        try query(
+            "SELECT word FROM search_vocabulary WHERE word >= ?1 AND word < ?2 ORDER BY word LIMIT ?3",
+            [prefix, SearchMatching.upperBound(ofPrefix: prefix), limit]
+        ) { $0.text(0) }
+    }
+
     func available(sku: String) throws -> Int? {
-        try queryFirst(.stockBySku, sql: "SELECT available FROM stock WHERE sku = ?1", [sku]) { $0.int(0) }
+        try queryFirst(
+            .stockBySku, sql: "SELECT s.available FROM stock s JOIN products p ON p.sku = s.sku WHERE s.sku = ?1 AND p.archived = 0", [sku]
+        ) { $0.int(0) }
+    }
+
+    func catalogCurrency() throws -> String? {
+        try query("SELECT currency FROM products LIMIT 1", []) { $0.text(0) }.first
     }
 
     // MARK: - Carts
@@ -87,9 +123,12 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
     // MARK: - Stock and orders
 
     /// One conditional UPDATE: inside `BEGIN IMMEDIATE` no other writer (thread or process) can
-    /// interleave, and the condition keeps stock from going negative.
+    /// interleave, and the condition keeps stock from going negative and archived products out.
     func takeStock(sku: String, quantity: Int) throws -> Bool {
-        try run("UPDATE stock SET available = available - ?2 WHERE sku = ?1 AND available >= ?2", [sku, quantity]) == 1
+        try run(
+            "UPDATE stock SET available = available - ?2 WHERE sku = ?1 AND available >= ?2 AND (SELECT archived FROM products WHERE sku = ?1) = 0",
+            [sku, quantity]
+        ) == 1
     }
 
     func insertOrder(_ order: Order, idempotencyKey: String) throws {

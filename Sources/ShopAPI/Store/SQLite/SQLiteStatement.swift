@@ -27,6 +27,29 @@ final class SQLiteStatement {
         }
     }
 
+    /// Binds `value` to parameter `index` (1-based); SQLite copies the bytes.
+    func bind(_ value: String, at index: Int32) throws(SQLiteError) {
+        let code = value.bind(to: handle, at: index)
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    func bind(_ value: Int, at index: Int32) throws(SQLiteError) {
+        let code = sqlite3_bind_int64(handle, index, Int64(value))
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    func bind(_ value: Int64, at index: Int32) throws(SQLiteError) {
+        let code = sqlite3_bind_int64(handle, index, value)
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// Runs a statement that returns no rows to its end, then makes it ready for its next use
+    /// (its bindings are replaced by the next binds).
+    func runToEnd() throws(SQLiteError) {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
     /// Advances to the next row: `true` when a row is available, `false` when done.
     func step() throws(SQLiteError) -> Bool {
         switch sqlite3_step(handle) {

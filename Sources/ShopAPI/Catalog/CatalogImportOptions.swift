@@ -1,0 +1,14 @@
+// MARK: - CatalogImportOptions
+
+/// How `shop-rpc import` treats the store (protocol.md, section 9). Immutable value; `Sendable`.
+public struct CatalogImportOptions: Sendable, Equatable {
+    /// The file is the whole catalog: every product it does not list is archived.
+    public var replace: Bool
+    /// Validate and count only: nothing is written, and the store is never locked for writing.
+    public var dryRun: Bool
+
+    public init(replace: Bool = false, dryRun: Bool = false) {
+        self.replace = replace
+        self.dryRun = dryRun
+    }
+}

@@ -1,0 +1,19 @@
+// MARK: - CatalogRowSource
+
+/// Where `shop-rpc import` takes its rows from: a catalog file's reader, which checks every
+/// file-level rule (protocol.md, "Catalog files") and hands over only good rows, in file order.
+///
+/// What the store finds wrong with a row (a new SKU without a name, another currency) is
+/// reported back to the source with `reportError`, so that the file's errors, its own and the
+/// store's, are counted and shown together. The import writes nothing unless `hasErrors` is
+/// still false once `nextRow()` has returned nil. One thread.
+public protocol CatalogRowSource {
+    /// The next good row, or nil at the end of the file. Reads on past bad rows.
+    mutating func nextRow() throws -> CatalogRow?
+    /// Whether any error was found so far, in the file or reported by the import.
+    var hasErrors: Bool { get }
+    /// Records an error the import found with the row that starts on `line`.
+    mutating func reportError(line: Int, field: String, message: String)
+    /// Bytes of the file read so far, for progress.
+    var bytesRead: Int { get }
+}

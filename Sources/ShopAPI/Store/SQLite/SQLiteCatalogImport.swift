@@ -1,0 +1,286 @@
+// MARK: - SQLiteCatalogImport
+
+/// `ShopStore.importCatalog` on SQLite: the file's rows applied with `CatalogRowMerge`'s rules,
+/// row by row, in one `BEGIN IMMEDIATE` transaction on the store's writer connection (a dry run:
+/// one read transaction, writing nothing).
+///
+/// Why servers on the same file keep serving: in WAL mode a reader never waits for the writer.
+/// Their reads see the catalog as it was until the COMMIT, then all of the new one (products,
+/// stock and `product_words` change in the same transaction); the pages the import writes before
+/// it commits sit in the WAL as uncommitted frames that no reader looks at, so a `kill -9` at any
+/// moment leaves the store as it was. Their writes (carts, orders) wait for the write lock at most
+/// their busy timeout and then fail with `.storeBusy`.
+///
+/// Memory is bounded whatever the file: the reader's, one row, a bit per product for `--replace`
+/// (`SeqBitSet`), a batch of new words (`SearchVocabularyBuffer`) and the connection's page cache
+/// (`importCacheKibibytes`). One thread: the caller's, holding the connection.
+struct SQLiteCatalogImport {
+    /// The page cache the import gives its connection (SQLite spills what does not fit into the WAL).
+    static let importCacheKibibytes = 32 * 1024
+    /// Products read per statement when `--replace` looks for those the file did not list.
+    static let archiveBatch = 1000
+
+    let connection: SQLiteConnection
+    let searchMode: SQLiteSearchMode
+    let options: CatalogImportOptions
+
+    /// Runs the import; commits only if no row had an error and this is no dry run.
+    func run<Source: CatalogRowSource>(_ source: inout Source, progress: (CatalogImportProgress) -> Void) throws -> CatalogImportOutcome {
+        if !options.dryRun {
+            try connection.execute("PRAGMA cache_size = -\(Self.importCacheKibibytes)")
+        }
+        try connection.execute(options.dryRun ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE")
+        do {
+            var pass = try Pass(connection: connection, searchMode: searchMode, options: options)
+            let summary = try pass.importRows(&source, progress: progress)
+            let commit = !options.dryRun && !source.hasErrors
+            if commit {
+                try connection.execute("COMMIT")
+                emptyTheWAL()
+            } else {
+                connection.rollbackIfInTransaction()
+            }
+            return CatalogImportOutcome(summary: summary, committed: commit)
+        } catch {
+            connection.rollbackIfInTransaction()
+            throw error
+        }
+    }
+
+    /// Copies the import's pages from the WAL into the database file and empties the WAL, waiting
+    /// (at most the busy timeout) for servers' reads of older snapshots to end. Otherwise the WAL
+    /// stays as big as the whole change: every read then looks its pages up in a large WAL index,
+    /// and every process that opens the store alone first reads the whole WAL to rebuild that
+    /// index (servers end without the checkpoint a last close would do). Best effort: if readers
+    /// keep older snapshots longer, the next checkpoint finishes the work.
+    private func emptyTheWAL() {
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// One import's state and statements, inside its transaction.
+    private struct Pass {
+        let connection: SQLiteConnection
+        let searchMode: SQLiteSearchMode
+        let options: CatalogImportOptions
+        /// The store's currency; nil until the first row when the store has no products.
+        var currency: String?
+        /// Whether the store had products before: if not, no row needs looking up.
+        let hadProducts: Bool
+        /// The catalog position the next new product gets; those from here on are this import's.
+        var nextSeq: Int64
+        let firstNewSeq: Int64
+        /// Existing products the file lists (for `--replace`).
+        var listed = SeqBitSet()
+        var vocabulary = SearchVocabularyBuffer()
+        var summary = CatalogImportSummary()
+        let lookUp: SQLiteStatement
+
+        init(connection: SQLiteConnection, searchMode: SQLiteSearchMode, options: CatalogImportOptions) throws {
+            self.connection = connection
+            self.searchMode = searchMode
+            self.options = options
+            currency = try connection.query("SELECT currency FROM products LIMIT 1", []) { $0.text(0) }.first
+            hadProducts = currency != nil
+            nextSeq = (try connection.query("SELECT coalesce(max(seq), 0) FROM products", []) { $0.int64(0) }.first ?? 0) + 1
+            firstNewSeq = nextSeq
+            lookUp = try connection.prepare("""
+                SELECT p.name, p.description, p.category, p.price_cents, p.currency, p.archived, p.seq, coalesce(s.available, 0)
+                FROM products p LEFT JOIN stock s ON s.sku = p.sku WHERE p.sku = ?1
+                """)
+        }
+
+        /// Reads every row, applying each while the file has no error; then, for `--replace`,
+        /// archives (or counts) the products the file did not list.
+        mutating func importRows<Source: CatalogRowSource>(
+            _ source: inout Source, progress: (CatalogImportProgress) -> Void
+        ) throws -> CatalogImportSummary {
+            var writes = options.dryRun ? nil : try Writes(connection: connection, searchMode: searchMode)
+            var seen = 0
+            while let row = try source.nextRow() {
+                seen += 1
+                if seen % CatalogImportProgress.rowInterval == 0 {
+                    progress(CatalogImportProgress(rows: seen, bytesRead: source.bytesRead))
+                }
+                let currency = self.currency ?? CatalogRowMerge.storeCurrency(existing: nil, firstRow: row)
+                self.currency = currency
+                let existing = hadProducts ? try find(row.sku) : nil
+                if let existing { listed.insert(existing.seq) }
+                let outcome = CatalogRowMerge.merge(row, into: existing, currency: currency)
+                summary.count(row, outcome)
+                if case let .rejected(errors) = outcome {
+                    for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
+                }
+                if source.hasErrors { writes = nil }
+                if writes != nil { try apply(outcome, to: existing, with: &writes!) }
+            }
+            progress(CatalogImportProgress(rows: seen, bytesRead: source.bytesRead, finishing: true))
+            if source.hasErrors { return summary }
+            if options.replace { try archiveUnlisted(with: &writes) }
+            if writes != nil { try vocabulary.finish { try writes!.addWords($0) } }
+            return summary
+        }
+
+        /// The product the store has under `sku`, archived or not.
+        private func find(_ sku: String) throws -> StoredProduct? {
+            try lookUp.bind(sku, at: 1)
+            defer { lookUp.reset() }
+            guard try lookUp.step() else { return nil }
+            let product = Product(sku: sku, name: lookUp.text(0), description: lookUp.text(1), category: lookUp.text(2),
+                                  priceCents: lookUp.int(3), currency: lookUp.text(4))
+            return StoredProduct(product: product, stock: lookUp.int(7), archived: lookUp.int(5) != 0, seq: lookUp.int64(6))
+        }
+
+        private mutating func apply(_ outcome: CatalogRowMerge.Outcome, to existing: StoredProduct?, with writes: inout Writes) throws {
+            switch outcome {
+            case .rejected:
+                return
+            case let .create(product, stock):
+                let seq = nextSeq
+                nextSeq += 1
+                try writes.insert(product, seq: seq, stock: stock)
+                let words = SearchText.productWords(name: product.name, category: product.category)
+                try writes.index(seq: seq, document: words.joined(separator: " "))
+                try vocabulary.add(words) { try writes.addWords($0) }
+            case let .update(product, stock):
+                guard let existing else { return }
+                try writes.update(product, from: existing)
+                if let stock { try writes.setStock(sku: product.sku, stock) }
+                let old = existing.product
+                let words = SearchText.productWords(name: product.name, category: product.category)
+                let oldWords = SearchText.productWords(name: old.name, category: old.category)
+                guard existing.archived || words != oldWords else { return }
+                if !existing.archived { try writes.unindex(seq: existing.seq, document: oldWords.joined(separator: " ")) }
+                try writes.index(seq: existing.seq, document: words.joined(separator: " "))
+                try vocabulary.add(words) { try writes.addWords($0) }
+            case let .keep(stock):
+                if let existing, let stock { try writes.setStock(sku: existing.product.sku, stock) }
+            }
+        }
+
+        /// `--replace`: archives (a dry run: counts) every product in the catalog before this
+        /// import that the file did not list, reading them a batch at a time in catalog order.
+        private mutating func archiveUnlisted(with writes: inout Writes?) throws {
+            var afterSeq: Int64 = .min
+            while true {
+                let batch = try connection.query(
+                    """
+                    SELECT seq, sku, name, category FROM products INDEXED BY products_by_seq
+                    WHERE seq > ?1 AND seq < ?2 AND archived = 0 ORDER BY seq LIMIT ?3
+                    """,
+                    [afterSeq, firstNewSeq, Self.archiveBatchSize]
+                ) { (seq: $0.int64(0), sku: $0.text(1), name: $0.text(2), category: $0.text(3)) }
+                guard let last = batch.last else { return }
+                afterSeq = last.seq
+                for product in batch where !listed.contains(product.seq) {
+                    summary.archived += 1
+                    guard writes != nil else { continue }
+                    try writes!.archive(sku: product.sku)
+                    try writes!.unindex(seq: product.seq, document: SearchText.productDocument(name: product.name, category: product.category))
+                }
+            }
+        }
+
+        private static var archiveBatchSize: Int { SQLiteCatalogImport.archiveBatch }
+    }
+
+    /// The import's writes, each a statement prepared once.
+    private final class Writes {
+        let connection: SQLiteConnection
+        let searchMode: SQLiteSearchMode
+        let insertProduct: SQLiteStatement
+        /// UPDATEs of products by the columns they set (`update(_:from:)`), prepared when first needed.
+        var updateProducts: [Int: SQLiteStatement] = [:]
+        let setStockLevel: SQLiteStatement
+        let archiveProduct: SQLiteStatement
+        let addWord: SQLiteStatement
+        let indexWords: SQLiteStatement?
+        let unindexWords: SQLiteStatement?
+
+        init(connection: SQLiteConnection, searchMode: SQLiteSearchMode) throws {
+            self.connection = connection
+            self.searchMode = searchMode
+            insertProduct = try connection.prepare(
+                "INSERT INTO products (sku, name, description, category, price_cents, currency, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+            setStockLevel = try connection.prepare(
+                "INSERT INTO stock (sku, available) VALUES (?1, ?2) ON CONFLICT (sku) DO UPDATE SET available = excluded.available")
+            archiveProduct = try connection.prepare("UPDATE products SET archived = 1 WHERE sku = ?1")
+            addWord = try connection.prepare("INSERT OR IGNORE INTO search_vocabulary (word) VALUES (?1)")
+            if searchMode == .fullText {
+                indexWords = try connection.prepare("INSERT INTO product_words (rowid, words) VALUES (?1, ?2)")
+                unindexWords = try connection.prepare("INSERT INTO product_words (product_words, rowid, words) VALUES ('delete', ?1, ?2)")
+            } else {
+                indexWords = nil
+                unindexWords = nil
+            }
+        }
+
+        func insert(_ product: Product, seq: Int64, stock: Int) throws {
+            try insertProduct.bind(product.sku, at: 1)
+            try insertProduct.bind(product.name, at: 2)
+            try insertProduct.bind(product.description, at: 3)
+            try insertProduct.bind(product.category, at: 4)
+            try insertProduct.bind(product.priceCents, at: 5)
+            try insertProduct.bind(product.currency, at: 6)
+            try insertProduct.bind(seq, at: 7)
+            try insertProduct.runToEnd()
+            try setStock(sku: product.sku, stock)
+        }
+
+        /// Sets the columns that differ from `stored` (and brings it back from the archive), and
+        /// only those: an UPDATE that names a column rewrites every index holding it, changed or not.
+        func update(_ product: Product, from stored: StoredProduct) throws {
+            let old = stored.product
+            let changes = [old.name != product.name, old.description != product.description, old.category != product.category,
+                           old.priceCents != product.priceCents, stored.archived]
+            let mask = changes.enumerated().reduce(0) { $1.element ? $0 | 1 << $1.offset : $0 }
+            guard mask != 0 else { return }
+            let statement: SQLiteStatement
+            if let prepared = updateProducts[mask] {
+                statement = prepared
+            } else {
+                let assignments = ["name = ?2", "description = ?3", "category = ?4", "price_cents = ?5", "archived = 0"]
+                    .enumerated().filter { changes[$0.offset] }.map(\.element)
+                statement = try connection.prepare("UPDATE products SET \(assignments.joined(separator: ", ")) WHERE sku = ?1")
+                updateProducts[mask] = statement
+            }
+            try statement.bind(product.sku, at: 1)
+            if changes[0] { try statement.bind(product.name, at: 2) }
+            if changes[1] { try statement.bind(product.description, at: 3) }
+            if changes[2] { try statement.bind(product.category, at: 4) }
+            if changes[3] { try statement.bind(product.priceCents, at: 5) }
+            try statement.runToEnd()
+        }
+
+        func setStock(sku: String, _ stock: Int) throws {
+            try setStockLevel.bind(sku, at: 1)
+            try setStockLevel.bind(stock, at: 2)
+            try setStockLevel.runToEnd()
+        }
+
+        func archive(sku: String) throws {
+            try archiveProduct.bind(sku, at: 1)
+            try archiveProduct.runToEnd()
+        }
+
+        func index(seq: Int64, document: String) throws {
+            guard let indexWords else { return }
+            try indexWords.bind(seq, at: 1)
+            try indexWords.bind(document, at: 2)
+            try indexWords.runToEnd()
+        }
+
+        func unindex(seq: Int64, document: String) throws {
+            guard let unindexWords else { return }
+            try unindexWords.bind(seq, at: 1)
+            try unindexWords.bind(document, at: 2)
+            try unindexWords.runToEnd()
+        }
+
+        func addWords(_ words: Set<String>) throws {
+            for word in words {
+                try addWord.bind(word, at: 1)
+                try addWord.runToEnd()
+            }
+        }
+    }
+}

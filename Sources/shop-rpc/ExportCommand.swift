@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RPCServer  // HelpColumns
+import ShopAPI
+
+/// `shop-rpc export products|stock|orders [--db PATH|URI] [--format csv|ndjson] [--since ISO-8601]`:
+/// writes the catalog, its stock or the orders to stdout, streaming from one snapshot of the store
+/// in constant memory (protocol.md, section 9). `export products` (and `export stock`) import back
+/// unchanged. Exit statuses: 0 written; 1 the store could not be opened or read, or stdout
+/// failed; 2 a usage error.
+enum ExportCommand {
+    static let synopsis = "shop-rpc export products|stock|orders [--db PATH|URI] [--format csv|ndjson] [--since ISO-8601]"
+
+    /// What can be exported, and each one's columns (CSV header, NDJSON members).
+    enum Subject: String, CaseIterable {
+        case products, stock, orders
+
+        var columns: [String] {
+            switch self {
+            case .products: ["sku", "name", "description", "category", "priceCents", "currency", "stock"]
+            case .stock: ["sku", "stock"]
+            case .orders: ["orderId", "createdAt", "cartId", "status", "currency", "totalCents", "line", "sku", "quantity", "unitPriceCents"]
+            }
+        }
+    }
+
+    static var usage: String {
+        CommandArguments.usage(
+            synopsis: synopsis,
+            operands: [
+                HelpColumns.Row(synopsis: "products", help: "the catalog: " + Subject.products.columns.joined(separator: ",")),
+                HelpColumns.Row(synopsis: "stock", help: "each product's stock: " + Subject.stock.columns.joined(separator: ",")),
+                HelpColumns.Row(synopsis: "orders", help: "one record per order line, oldest order first: " + Subject.orders.columns.joined(separator: ",")),
+            ],
+            flags: ShopFlags.exportFlags,
+            notes: ["Products come in SKU order; archived products are not exported. `export products` and `export stock` import back unchanged."])
+    }
+
+    static func run(_ arguments: [String]) -> Never {
+        let parsed: CommandArguments
+        do {
+            parsed = try CommandArguments.parse(arguments, flags: ShopFlags.exportFlags)
+        } catch {
+            exitWithMessage("\(error)\n\(usage)", status: 2)
+        }
+        if parsed.showHelp {
+            print(usage)
+            exit(0)
+        }
+        guard parsed.operands.count == 1, let subject = Subject(rawValue: parsed.operands[0]) else {
+            exitWithMessage("export takes one of products, stock or orders, got \(parsed.operands.joined(separator: " "))\n\(usage)", status: 2)
+        }
+        var since: OrderTime?
+        if let text = ShopFlags.since.value(in: parsed.options) {
+            guard subject == .orders else { exitWithMessage("--since applies to orders only\n\(usage)", status: 2) }
+            guard let time = OrderTime(iso8601: text) else {
+                exitWithMessage("--since needs an ISO 8601 time (2026-11-23T10:00:00Z) or date (2026-11-23), got '\(text)'", status: 2)
+            }
+            since = time
+        }
+        let format = ShopFlags.format.value(in: parsed.options) ?? .csv
+        let location = StoreOpening.location(ShopFlags.database.value(in: parsed.options))
+        if StoreOpening.isSQLiteFile(location), !StoreOpening.fileExists(location) {
+            exitWithMessage("no store at \(location)", status: 1)
+        }
+        let service = StoreOpening.open(location, creation: .demoCatalog)
+        do {
+            try CatalogFiles.write(format: format, columns: subject.columns, to: STDOUT_FILENO) { writer in
+                try export(subject, from: service, since: since, to: &writer)
+            }
+        } catch {
+            exitWithMessage("export failed: \(error)", status: 1)
+        }
+        exit(0)
+    }
+
+    private static func export(_ subject: Subject, from service: ShopService, since: OrderTime?, to writer: inout any ExportRecordWriter) throws {
+        switch subject {
+        case .products:
+            try service.exportProducts { product, stock in
+                try writer.write(product.sku)
+                try writer.write(product.name)
+                try writer.write(product.description)
+                try writer.write(product.category)
+                try writer.write(product.priceCents)
+                try writer.write(product.currency)
+                try writer.write(stock)
+                try writer.endRecord()
+            }
+        case .stock:
+            try service.exportProducts { product, stock in
+                try writer.write(product.sku)
+                try writer.write(stock)
+                try writer.endRecord()
+            }
+        case .orders:
+            try service.exportOrders(since: since) { order in
+                for (index, line) in order.lines.enumerated() {
+                    try writer.write(order.orderId)
+                    try writer.write(order.createdAt)
+                    try writer.write(order.cartId)
+                    try writer.write(order.status)
+                    try writer.write(order.currency)
+                    try writer.write(order.totalCents)
+                    try writer.write(index + 1)
+                    try writer.write(line.sku)
+                    try writer.write(line.quantity)
+                    try writer.write(line.unitPriceCents)
+                    try writer.endRecord()
+                }
+            }
+        }
+    }
+}

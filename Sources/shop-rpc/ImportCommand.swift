@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import RPCServer  // HelpColumns
+import ShopAPI
+
+/// `shop-rpc import [--db PATH|URI] [--format csv|ndjson] [--replace] [--dry-run] FILE|-`:
+/// checks a catalog file and imports it into the store in one transaction, all or nothing
+/// (protocol.md, section 9). Exit statuses: 0 imported (or checked, with `--dry-run`), the
+/// summary on stdout; 1 the file or a row had errors (on stderr, `FILE:LINE: field: message`,
+/// nothing written), or the file or store could not be opened or written; 2 a usage error.
+enum ImportCommand {
+    static let synopsis = "shop-rpc import [--db PATH|URI] [--format csv|ndjson] [--replace] [--dry-run] FILE|-"
+
+    static var usage: String {
+        CommandArguments.usage(
+            synopsis: synopsis,
+            operands: [HelpColumns.Row(synopsis: "FILE|-", help: "the catalog file to import, or - for stdin (then --format is needed)")],
+            flags: ShopFlags.importFlags,
+            notes: [
+                "Columns (CSV header) or members (NDJSON): sku (required), name, description, category, priceCents,",
+                "currency, stock. A new SKU needs name, category and priceCents; for an existing one, a field the file",
+                "gives sets it and one it leaves out keeps it. A store created by the import starts empty and sells in",
+                "the currency of the file's first row (USD if it gives none); a row in another currency is an error.",
+                "Prints {\"rows\",\"created\",\"updated\",\"unchanged\",\"archived\",\"stockSet\"} on success (exit 0); the file's",
+                "errors on stderr as FILE:LINE: field: message, at most 50 and a count of the rest, writing nothing (exit 1).",
+            ])
+    }
+
+    static func run(_ arguments: [String]) -> Never {
+        let parsed: CommandArguments
+        do {
+            parsed = try CommandArguments.parse(arguments, flags: ShopFlags.importFlags)
+        } catch {
+            exitWithMessage("\(error)\n\(usage)", status: 2)
+        }
+        if parsed.showHelp {
+            print(usage)
+            exit(0)
+        }
+        guard parsed.operands.count == 1, let path = parsed.operands.first else {
+            exitWithMessage("import takes one FILE (or - for stdin), got \(parsed.operands.count)\n\(usage)", status: 2)
+        }
+        let format: CatalogFileFormat
+        do {
+            format = try CatalogFileFormat.choose(path: path, explicit: ShopFlags.format.value(in: parsed.options))
+        } catch {
+            exitWithMessage("\(error)\n\(usage)", status: 2)
+        }
+        let options = CatalogImportOptions(replace: ShopFlags.replace.isSet(in: parsed.options), dryRun: ShopFlags.dryRun.isSet(in: parsed.options))
+
+        let file = openFile(path)
+        let service = openStore(ShopFlags.database.value(in: parsed.options), dryRun: options.dryRun)
+        var source = CatalogFiles.reader(format: format, fileDescriptor: file.descriptor)
+        let outcome: CatalogImportOutcome
+        do {
+            outcome = try importShowingProgress(service, &source, options: options, fileSize: file.size)
+        } catch {
+            exitWithMessage("import failed, nothing was written: \(error)", status: 1)
+        }
+        if source.hasErrors {
+            writeRawToStandardError(source.errorReport(file: path).map { $0 + "\n" }.joined())
+            exit(1)
+        }
+        print(outcome.summary.json)
+        exit(0)
+    }
+
+    /// The file to read, and its size when it is a regular file; `-` is stdin. Exits 1 if it
+    /// cannot be opened.
+    private static func openFile(_ path: String) -> (descriptor: Int32, size: Int?) {
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            exitWithMessage("cannot open \(path): \(String(cString: strerror(errno)))", status: 1)
+        }
+        var status = stat()
+        let size = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
+        return (descriptor, size)
+    }
+
+    /// The store to import into, created empty if new. A dry run never creates a SQLite file: on
+    /// a path where none exists it checks against an empty store in memory, which is what a new
+    /// store would be.
+    private static func openStore(_ database: String?, dryRun: Bool) -> ShopService {
+        let location = StoreOpening.location(database)
+        if dryRun, StoreOpening.isSQLiteFile(location), !StoreOpening.fileExists(location) {
+            return StoreOpening.open(":memory:", creation: .empty)
+        }
+        return StoreOpening.open(location, creation: .empty)
+    }
+
+    /// Runs the import; on a terminal, stderr shows one progress line while it runs
+    /// (`CatalogImportProgressLine`), cleared at the end. Nothing is drawn when stderr is not a
+    /// terminal.
+    private static func importShowingProgress(
+        _ service: ShopService, _ source: inout some ImportFileSource, options: CatalogImportOptions, fileSize: Int?
+    ) throws -> CatalogImportOutcome {
+        guard isatty(STDERR_FILENO) == 1 else {
+            return try service.importCatalog(from: &source, options: options)
+        }
+        let now = { DispatchTime.now().uptimeNanoseconds }
+        var line = CatalogImportProgressLine(startedAt: now(), totalBytes: fileSize, dryRun: options.dryRun)
+        var drawn = false
+        defer {
+            if drawn { writeRawToStandardError("\r\u{1B}[K") }
+        }
+        return try service.importCatalog(from: &source, options: options) { progress in
+            guard let text = line.update(progress, now: now()) else { return }
+            writeRawToStandardError("\r" + text + "\u{1B}[K")
+            drawn = true
+        }
+    }
+}
