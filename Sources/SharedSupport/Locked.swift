@@ -23,23 +23,36 @@ import Darwin
 /// instructions at most, so the holder, if it is running, lets go within the spin; a plain mutex
 /// put the waiter to sleep and woke it with a second syscall and two context switches. Measured
 /// on pipelined catalog.get (bench/HISTORY.md, "fourth pass"): about a fifth more requests a second.
-package struct Locked<Value>: @unchecked Sendable {  // the value is only touched inside withLock, under the mutex
-    private let storage: LockedStorage<Value>
+///
+/// `withLock` is inlined into each caller, specialised for its value and closure, so a lock costs
+/// the two pthread calls and little else. That is why this type is `public` (SharedSupport is no
+/// product, so it is still only the package's): without library evolution, an `@inlinable`
+/// `package` body is not made available to other modules, and every lock was an unspecialised
+/// generic call (about 3 k of a catalog.get's 45 k instructions at one in flight, with the typed
+/// `throws(Failure)` it had, which kept it from being specialised even within this module).
+/// `body` cannot throw (a `rethrows` version cost 300 instructions more per catalog.get): decide
+/// under the lock, throw after it.
+public struct Locked<Value>: @unchecked Sendable {  // the value is only touched inside withLock, under the mutex
+    @usableFromInline let storage: LockedStorage<Value>
 
-    package init(_ value: Value) {
+    @inlinable
+    public init(_ value: Value) {
         storage = LockedStorage.make(value)
     }
 
     /// Runs `body` with the value while holding the lock. Not reentrant: `body` must not take
-    /// this lock again.
-    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        try storage.withLock(body)
+    /// this lock again. Inlined (see above).
+    @inlinable
+    public func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        storage.withLock(body)
     }
 }
 
 /// One allocation holding a `Locked`'s mutex (the header) and its value (the one element, after
 /// the mutex, so even an empty value never shares the mutex's address).
-private final class LockedStorage<Value>: ManagedBuffer<pthread_mutex_t, Value> {
+@usableFromInline
+final class LockedStorage<Value>: ManagedBuffer<pthread_mutex_t, Value> {
+    @inlinable
     static func make(_ value: Value) -> LockedStorage<Value> {
         let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: LockedStorage<Value>.self)
         storage.withUnsafeMutablePointers { mutex, slot in
@@ -58,18 +71,20 @@ private final class LockedStorage<Value>: ManagedBuffer<pthread_mutex_t, Value> 
         }
     }
 
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        try withUnsafeMutablePointers { (mutex, value) throws(Failure) -> Result in
+    @inlinable @inline(__always)
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        withUnsafeMutablePointers { mutex, value in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            return try body(&value.pointee)
+            return body(&value.pointee)
         }
     }
 }
 
 /// The attributes of every `Locked` mutex, set up once: adaptive where glibc offers it, the
 /// default elsewhere.
-private let mutexAttributes: pthread_mutexattr_t = {
+@usableFromInline
+let mutexAttributes: pthread_mutexattr_t = {
     var attributes = pthread_mutexattr_t()
     pthread_mutexattr_init(&attributes)
     #if canImport(Glibc)

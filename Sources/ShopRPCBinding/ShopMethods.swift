@@ -128,12 +128,10 @@ public enum ShopMethods {
         summary: String, params: JSONValue, result: JSONValue,
         _ body: @escaping @Sendable (Params, any ShopInterruption) throws -> Output
     ) -> MethodSpec {
-        .callback(name, params: type, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, summary: summary,
-                  paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
-            completion(Result {
-                try params.validate()
-                return try body(params, ShopCallInterruption(context))
-            })
+        .synchronous(name, params: type, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, summary: summary,
+                     paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext) in
+            try params.validate()
+            return try body(params, ShopCallInterruption(context))
         }
         .startingOn(lanes.run)
         .hinting(.readOnly)

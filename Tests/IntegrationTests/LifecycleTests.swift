@@ -21,6 +21,34 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(server.waitForExit(), 0)
     }
 
+    /// The stdin thread waits for input in read(2); a parent that hands over a non-blocking stdin
+    /// gets EAGAIN there, and the thread waits in poll(2) instead. Requests sent after idle pauses
+    /// (so that reads find the pipe empty) are all answered, and end of input still ends the session.
+    func test_nonBlockingStdin_requestsAfterIdlePauses_answered_thenEndOfInputExitsZero() throws {
+        let server = try ServerProcess(nonBlockingStdin: true)
+        for id in 1...5 {
+            server.sendLine(rpc(id, "catalog.get", ["sku": "SKU-0001"]))
+            let reply = server.readJSON() as? [String: Any]
+            XCTAssertEqual(reply?["id"] as? Int, id)
+            XCTAssertEqual(reply?.result?["sku"] as? String, "SKU-0001")
+            usleep(20_000)  // the server's next read finds the pipe empty
+        }
+        server.closeInput()
+        XCTAssertEqual(server.remainingOutput(), "")
+        XCTAssertEqual(server.waitForExit(), 0)
+    }
+
+    /// SIGTERM while the stdin thread waits in a read that no input will end (the client keeps
+    /// stdin open and sends nothing): the session still ends within the grace period.
+    func test_sigterm_whileIdleWithStdinOpen_exitsZero() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--shutdown-grace-ms", "100"])
+        server.sendLine(rpc(1, "ping"))
+        XCTAssertEqual((server.readJSON() as? [String: Any])?["id"] as? Int, 1)
+        usleep(20_000)  // the stdin thread is back in its read
+        server.process.terminate()
+        XCTAssertEqual(server.waitForExit(timeout: 10), 0)
+    }
+
     func test_sigterm_answersCallsStillRunningWithShuttingDown_andExitsZero() throws {
         let server = try ServerProcess(["--db", ":memory:", "--simulate-latency", "catalog.list=60000", "--shutdown-grace-ms", "200"])
         server.sendLine(rpc(1, "catalog.list"))

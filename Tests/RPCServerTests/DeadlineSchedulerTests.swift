@@ -5,19 +5,17 @@ import SharedSupport
 
 final class DeadlineSchedulerTests: XCTestCase {
     /// A deadline that records when and how often it expired.
-    final class Box: DeadlineExpirable, @unchecked Sendable {
-        let deadlineNanos: UInt64
-        var deadlineSlot = -1
+    final class Box: DeadlineItem, @unchecked Sendable {
         let fired = Locked<[UInt64]>([])
         let onFire: @Sendable () -> Void
 
         /// A deadline `ms` after `base` (default: now).
         init(inMilliseconds ms: Int, after base: UInt64 = DispatchTime.now().uptimeNanoseconds, onFire: @escaping @Sendable () -> Void = {}) {
-            deadlineNanos = base + UInt64(ms) * 1_000_000
             self.onFire = onFire
+            super.init(deadlineNanos: base + UInt64(ms) * 1_000_000)
         }
 
-        func deadlinePassed() {
+        override func deadlinePassed() {
             fired.withLock { $0.append(DispatchTime.now().uptimeNanoseconds) }
             onFire()
         }
@@ -69,6 +67,57 @@ final class DeadlineSchedulerTests: XCTestCase {
         queue.sync {}
         XCTAssertTrue(removed.allSatisfy { $0.fireCount == 0 })
         XCTAssertEqual(scheduler.count, 0)
+    }
+
+    /// A removed deadline leaves a tombstone, not the item: the item is released at once, and the
+    /// tombstones never outnumber the live entries by more than `tombstoneSlack`.
+    func test_removing_releasesTheItemAtOnce_andTombstonesStayBounded() {
+        let queue = DispatchQueue(label: "test.timer")
+        let scheduler = DeadlineScheduler(queue: queue)
+        weak var removedBox: Box?
+        let kept = (0..<10).map { Box(inMilliseconds: 60_000 + $0) }
+        do {
+            let removed = (0..<1_000).map { Box(inMilliseconds: 30_000 + $0) }
+            removedBox = removed[0]
+            for (index, box) in removed.enumerated() {
+                scheduler.add(box)
+                if index < kept.count { scheduler.add(kept[index]) }
+            }
+            for box in removed.shuffled() {
+                scheduler.remove(box)
+                XCTAssertLessThanOrEqual(scheduler.entryCount, 2 * scheduler.count + DeadlineScheduler.tombstoneSlack + 1)
+            }
+        }
+        XCTAssertNil(removedBox, "the scheduler keeps no removed item")
+        XCTAssertEqual(scheduler.count, kept.count)
+        for box in kept { scheduler.remove(box) }
+        XCTAssertEqual(scheduler.count, 0)
+    }
+
+    /// Tombstones left by removals, at the top of the heap and below it, neither fire nor delay
+    /// the deadlines around them.
+    func test_deadlinesBesideRemovedOnes_fireOnce_inDeadlineOrder() {
+        let queue = DispatchQueue(label: "test.timer")
+        let scheduler = DeadlineScheduler(queue: queue)
+        let order = Locked<[Int]>([])
+        let done = expectation(description: "kept ones fired")
+        done.expectedFulfillmentCount = 25
+        let boxes = (0..<50).map { index in
+            Box(inMilliseconds: 20 + index * 2) {
+                order.withLock { $0.append(index) }
+                done.fulfill()
+            }
+        }
+        queue.sync {
+            for box in boxes.reversed() { scheduler.add(box) }
+            for (index, box) in boxes.enumerated() where index % 2 == 0 { scheduler.remove(box) }
+        }
+        wait(for: [done], timeout: 10)
+        queue.sync {}
+        XCTAssertEqual(order.withLock { $0 }, Array(stride(from: 1, to: 50, by: 2)))
+        XCTAssertTrue(boxes.enumerated().allSatisfy { $0.element.fireCount == ($0.offset % 2) })
+        XCTAssertEqual(scheduler.count, 0)
+        XCTAssertEqual(scheduler.entryCount, 0, "the timer passed every tombstone")
     }
 
     func test_anEarlierDeadlineAddedLater_rearmsTheTimer() {

@@ -66,6 +66,26 @@ final class EngineDuplicateIdTests: XCTestCase {
         XCTAssertEqual(collector.wait(for: 3)[2], .object(["jsonrpc": "2.0", "id": 2, "result": [:]]))
     }
 
+    /// A single request for a registered method has its id checked as its call registers: an id
+    /// an open batch holds, or a call in flight, is a duplicate, and that answer comes before any
+    /// error of the request's own `_meta`.
+    func test_methodCall_reusingABatchsIdOrACallsId_isADuplicate_beforeItsParamsAreChecked() {
+        let engine = RPCEngine(registry: testRegistry(log: HandlerLog()))
+        let collector = ReplyCollector()
+        submit(engine, collector, #"[{"jsonrpc":"2.0","id":1,"method":"wait","params":{"ms":300}},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#)
+        submit(engine, collector, #"{"jsonrpc":"2.0","id":2,"method":"echo","params":{}}"#)
+        submit(engine, collector, #"{"jsonrpc":"2.0","id":2,"method":"echo","params":{"_meta":{"deadlineMs":-1}}}"#)
+        submit(engine, collector, #"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"_meta":{"deadlineMs":-1}}}"#)
+        let replies = collector.wait(for: 4)
+        XCTAssertTrue(isDuplicateReply(replies[0], id: 2), "\(replies[0])")
+        XCTAssertTrue(isDuplicateReply(replies[1], id: 2), "\(replies[1])")
+        XCTAssertTrue(isDuplicateReply(replies[2], id: 1), "\(replies[2])")
+        XCTAssertEqual(replies[3].arrayValue?.map { $0["id"] }, [1, 2])
+        // Free again: the params error is now the answer.
+        submit(engine, collector, #"{"jsonrpc":"2.0","id":2,"method":"echo","params":{"_meta":{"deadlineMs":-1}}}"#)
+        XCTAssertEqual(collector.wait(for: 5)[4]["error"]?["data"]?["field"], "_meta.deadlineMs")
+    }
+
     func test_idsThatAreTheSameNumber_areDuplicates_andCancelFindsTheCallByValue() {
         let log = HandlerLog()
         let engine = RPCEngine(registry: testRegistry(log: log))

@@ -5,7 +5,8 @@ import XCTest
 /// literals; bytes of the same lengths that differ, and the same words escaped, still read as written.
 final class JSONParserEnvelopeStringTests: XCTestCase {
     func test_envelopeWordsAndTheirNearMisses_readAsWritten() throws {
-        let words = ["jsonrpc", "2.0", "id", "method", "params", "jsonrpC", "2.1", "ie", "Id", "methoD", "paramz", "metho", "params ", ""]
+        let words = ["jsonrpc", "2.0", "id", "method", "params", "jsonrpC", "2.1", "ie", "Id", "methoD", "paramz", "metho", "params ", "",
+                     "xsonrpc", "jsoXrpc", "jsonXpc", "2x0", "x.0", "xd", "Xethod", "metXod", "Xarams", "parXms"]
         for word in words {
             let text = #"{"\#(word)":"\#(word)"}"#
             let parsed = try JSONParser.parse(Array(text.utf8))

@@ -87,31 +87,39 @@ final class OutputWriterDirectWriteTests: XCTestCase {
         XCTAssertEqual(try output.text(), "{\"id\":1}\n")
     }
 
-    func test_pipeWithoutRoom_directWriteDeclined_replyWrittenByTheWriterQueueOnceRead() throws {
-        var ends: [Int32] = [-1, -1]
-        XCTAssertEqual(pipe(&ends), 0)
-        defer { close(ends[0]); close(ends[1]) }
-        let capacity = Int(fcntl(ends[1], 1032))  // F_GETPIPE_SZ
-        XCTAssertGreaterThan(capacity, 4096)
+    func test_pipeWithoutRoom_directWriteNeverBlocks_theWriterQueueWritesWhatItLeftOnceRead() throws {
+        let pipe = try TestPipe()
+        defer { pipe.close() }
         // Nobody reads yet; leave less than a page free.
-        let filler = [UInt8](repeating: UInt8(ascii: "x"), count: capacity - 100)
-        XCTAssertEqual(filler.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }, filler.count)
-        let writer = OutputWriter(output: FileDescriptorOutput(fd: ends[1])) { XCTFail("output closed") }
-        // Returns at once (a blocking write here would hang the test): the writer queue takes it.
-        XCTAssertNil(writer.submitWritingIfIdle(Array(#"{"id":1}"#.utf8)))
+        let filler = pipe.fill(leavingFree: 100)
+        let writer = OutputWriter(output: FileDescriptorOutput(fd: pipe.writeEnd)) { XCTFail("output closed") }
+        // Returns at once, whatever the pipe took (a blocking write here would hang the test); the
+        // writer queue writes the rest once the pipe is read.
+        writer.submitWritingIfIdle(Array(#"{"id":1}"#.utf8))?.perform()
         writer.beginReaderBurst()
         writer.submit(Array(#"{"id":2}"#.utf8))
         writer.endReaderBurst(writeIfIdle: true)
 
-        let expected = filler + Array("{\"id\":1}\n{\"id\":2}\n".utf8)
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while received.count < expected.count {
-            let count = read(ends[0], &chunk, chunk.count)
-            guard count > 0 else { return XCTFail("pipe read failed") }
-            received += chunk[..<count]
-        }
-        XCTAssertEqual(received, expected)
+        XCTAssertEqual(pipe.read(count: filler.count + 18), filler + Array("{\"id\":1}\n{\"id\":2}\n".utf8))
+        writer.queue.sync {}
+        XCTAssertEqual(writer.backlogBytes, 0)
+    }
+
+    /// A direct write that the pipe takes only part of: the writer queue finishes that frame
+    /// before it writes the one submitted after it, so the frames stay whole and in order.
+    func test_pipeTakingPartOfAFrame_theWriterQueueFinishesItBeforeTheNextFrame() throws {
+        let pipe = try TestPipe()
+        defer { pipe.close() }
+        let filler = pipe.fill(leavingFree: pipe.pageSize)  // one page slot free
+        let writer = OutputWriter(output: FileDescriptorOutput(fd: pipe.writeEnd)) { XCTFail("output closed") }
+        let big = Array(#"{"id":1,"result":""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 3 * pipe.pageSize) + Array(#""}"#.utf8)
+        let direct = try XCTUnwrap(writer.submitWritingIfIdle(big), "an idle writer hands the frame to its caller")
+        writer.submit(Array(#"{"id":2}"#.utf8))  // appended while the caller owns the output
+        direct.perform()  // writes what fits and returns
+        XCTAssertGreaterThan(writer.backlogBytes, 0, "the pipe could not take the whole frame")
+
+        let expected = filler + big + Array("\n{\"id\":2}\n".utf8)
+        XCTAssertEqual(pipe.read(count: expected.count), expected)
         writer.queue.sync {}
         XCTAssertEqual(writer.backlogBytes, 0)
     }

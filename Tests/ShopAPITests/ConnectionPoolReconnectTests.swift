@@ -25,10 +25,11 @@ final class ConnectionPoolReconnectTests: XCTestCase {
     private func makePool(_ server: FakeServer, capacity: Int = 1) -> ConnectionPool<FakeConnection> {
         ConnectionPool(capacity: capacity, backoff: ReconnectBackoff(initialMilliseconds: 50, maximumMilliseconds: 2_000),
                        now: { server.state.withLock { $0.nowNanoseconds } }) {
-            try server.state.withLock { state in
+            let down = server.state.withLock { state in
                 state.attempts += 1
-                if state.down { throw ServerDown() }
+                return state.down
             }
+            if down { throw ServerDown() }
             return FakeConnection()
         }
     }

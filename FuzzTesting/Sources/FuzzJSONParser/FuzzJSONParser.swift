@@ -7,7 +7,10 @@ import FuzzSupport
 /// Oracles: (1) differential: Foundation's `JSONSerialization` (`.fragmentsAllowed`) accepts
 /// exactly the documents our parser accepts, except where our documented strictness differs (each
 /// exception below is named and explained); (2) round trip: an accepted document written with
-/// `JSONWriter` parses again to an equal value (`jsonSemanticallyEqual`). No trap, whatever the bytes.
+/// `JSONWriter` parses again to an equal value (`jsonSemanticallyEqual`); (3) `parseEnvelope`,
+/// which reads a request object's envelope members without building the object, agrees with
+/// `parse`: the same error at the same offset, nil for anything but an object, and for an object
+/// the last value of each envelope key. No trap, whatever the bytes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
@@ -18,6 +21,7 @@ public func fuzzJSONParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // then judges a different document; our wire format is UTF-8 only, so those are not compared.
     let comparable = !foundationDetectsAnotherEncoding(bytes)
     let foundationAccepts = comparable && (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
+    checkEnvelope(bytes, against: ours)
     switch ours {
     case .success(let value):
         if comparable, !foundationAccepts, !foundationRejectsWhatWeAccept(value) {
@@ -36,6 +40,36 @@ public func fuzzJSONParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     return 0
+}
+
+/// Oracle (3): `JSONParser.parseEnvelope` against `parse`'s result for the same bytes.
+private func checkEnvelope(_ bytes: UnsafeRawBufferPointer, against ours: Result<JSONValue, JSONParseError>) {
+    let envelope: Result<JSONParser.EnvelopeMembers?, JSONParseError>
+    do { envelope = .success(try JSONParser.parseEnvelope(bytes)) } catch { envelope = .failure(error) }
+    switch (ours, envelope) {
+    case (.failure(let error), .failure(let envelopeError)):
+        fuzzCheck(error.detail == envelopeError.detail && error.offset == envelopeError.offset,
+                  "parse and parseEnvelope fail differently (\(error.detail) at \(error.offset); \(envelopeError.detail) at \(envelopeError.offset)): \(preview(bytes))")
+    case (.failure(let error), .success(let members)):
+        // Only a non-object may be left to `parse` (nil); an object must fail the same way.
+        fuzzCheck(members == nil && !startsWithObject(bytes), "parse fails (\(error.detail)), parseEnvelope accepts: \(preview(bytes))")
+    case (.success, .failure(let envelopeError)):
+        fuzzCheck(false, "parse accepts, parseEnvelope fails (\(envelopeError.detail)): \(preview(bytes))")
+    case (.success(let value), .success(let members)):
+        guard case .object(let object) = value else {
+            return fuzzCheck(members == nil, "parseEnvelope read a non-object: \(preview(bytes))")
+        }
+        guard let members else { return fuzzCheck(false, "parseEnvelope left an object to parse: \(preview(bytes))") }
+        for (key, found) in [("jsonrpc", members.jsonrpc), ("method", members.method), ("params", members.params), ("id", members.id)] {
+            fuzzCheck(found.map { jsonSemanticallyEqual($0, object[key] ?? .null) } ?? (object[key] == nil),
+                      "parseEnvelope's \(key) differs from the object's: \(preview(bytes))")
+        }
+    }
+}
+
+/// Whether the first byte after leading JSON white space opens an object.
+private func startsWithObject(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
 }
 
 // MARK: - Documented differences

@@ -9,7 +9,7 @@ import SharedSupport
 /// caller wins and sends the reply, every later one returns false and is dropped silently. Losing
 /// outcomes that are failures still cancel the work (the token fires on any non-result outcome).
 /// Thread-safe: `settle` may race from the timer queue, the work queue, a `Task` and the reader.
-final class Call: DeadlineExpirable {
+final class Call: DeadlineItem, @unchecked Sendable {  // every stored property is a let, an Atomic, or set once in init
     let id: RequestID?
     let method: String
     /// The method's slot in the engine's statistics (`CallStatsTable`).
@@ -30,9 +30,6 @@ final class Call: DeadlineExpirable {
     /// it weakly was before, without allocating that closure per call.
     private weak let owner: (any CallOwner)?
     private let deadlines: DeadlineScheduler
-    let deadlineNanos: UInt64
-    /// Its slot in the deadline scheduler's heap.
-    nonisolated(unsafe) var deadlineSlot = -1  // read and written only under DeadlineScheduler's lock (a Locked, which TSan sees)
 
     /// Creates the call; `armDeadline()` must follow at once. `owner.callSettled` runs once, with
     /// the winning outcome: it delivers the reply (for a call with an id) and forgets the call.
@@ -50,13 +47,13 @@ final class Call: DeadlineExpirable {
         self.deadlines = deadlines
         let start = Uptime.nowNanos
         startNanos = start
-        // Saturating: a deadline too far to represent is no deadline (the registry is not a peer,
-        // but a library's caller may still pass Int.max).
-        deadlineNanos = Uptime.nanos(start, plusMilliseconds: deadlineMs)
         self.progress = progress.map {
             ProgressEmitter(token: $0.token, method: method, channel: $0.channel, startNanos: start,
                             deadlineMs: deadlineMs, intervalMs: $0.intervalMs, timerQueue: deadlines.queue)
         }
+        // Saturating: a deadline too far to represent is no deadline (the registry is not a peer,
+        // but a library's caller may still pass Int.max).
+        super.init(deadlineNanos: Uptime.nanos(start, plusMilliseconds: deadlineMs))
     }
 
     /// Starts the deadline. Call exactly once, right after the call is registered.
@@ -85,7 +82,7 @@ final class Call: DeadlineExpirable {
     }
 
     /// Settles with the method's deadline error. Any thread (normally the timer queue).
-    func deadlinePassed() {
+    override func deadlinePassed() {
         let message = MethodSpec.deadlineExceededMessage(custom: deadlineMessage, method: method, deadlineMs: deadlineMs)
         settle(.failure(.deadlineExceeded(method: method, message: message, deadlineMs: deadlineMs, elapsedMs: elapsedMs)),
                ending: .deadline)

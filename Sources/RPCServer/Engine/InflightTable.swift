@@ -64,9 +64,11 @@ struct InflightTable {
     // MARK: - Calls
 
     /// Adds a call and counts it as started. False, and nothing changes, if a request with its id
-    /// is already in flight (the engine checks ids on arrival; this is a guard, not a trap).
-    mutating func register(_ call: Call) -> Bool {
+    /// is already in flight, or with `refusingBatchIDs`, if an open batch holds its id: the check
+    /// on arrival of a single request (a batch's own elements hold their ids in `batchIDs`).
+    mutating func register(_ call: Call, refusingBatchIDs: Bool = false) -> Bool {
         if let id = call.id {
+            if refusingBatchIDs, !batchIDs.isEmpty, batchIDs.contains(id) { return false }
             // One hash of the id: the earlier call, if any, is put back.
             if let earlier = byID.updateValue(call, forKey: id) {
                 byID[id] = earlier

@@ -15,12 +15,12 @@ extension RPCEngine {
         let ids = elements.compactMap { element -> RequestID? in
             if case .request(let request) = element { return request.id } else { return nil }
         }
-        let reserved = inflight.withLock { $0.openBatch(ids: ids) }
+        let reserved = updatingInflight { $0.openBatch(ids: ids) }
         // The array goes out and its ids are released in one step under the lock, so a request
         // reusing one of them is either before the reply (a duplicate) or after it (allowed).
         let collector = BatchCollector(slots: answered.count) { [weak self] array in
             guard let self else { return channel.send(array) }
-            let waiters = inflight.withLock { table in
+            let waiters = updatingInflight { table in
                 channel.send(array)
                 return table.closeBatch(reserved: reserved)
             }

@@ -3,15 +3,21 @@ import Dispatch
 extension RPCEngine {
     /// Starts `request` as a call of `method`: splits off `_meta`, registers the call (a duplicate
     /// id is refused), arms its deadline and hands the handler to its executor.
+    /// `idCheckedOnArrival` false: the id has not been checked against the ids in use yet (a
+    /// single request, whose check is this registration), so an id an open batch holds is refused
+    /// too, and a duplicate is answered as such before any error of its params.
     /// - Important: call on the reader queue.
     func startCallOnReaderQueue(_ request: Request, method: ResolvedMethod, target: ReplyTarget, channel: ReplyChannel,
-                                replyStyle: ReplyStyle = .plain) {
-        dispatchPrecondition(condition: .onQueue(readerQueue))
+                                replyStyle: ReplyStyle = .plain, idCheckedOnArrival: Bool = true) {
+        debugCheckOnQueue(readerQueue)
         let params: JSONValue?
         let meta: RequestMeta
         do {
             (params, meta) = try RequestMeta.split(request.params)
         } catch {
+            if !idCheckedOnArrival, let id = request.id, inflight.withLock({ $0.isInUse(id) }) {
+                return target.deliverBody(Self.duplicateReply(id))
+            }
             return answerInline(request, target: target, .failure(error))
         }
         let deadlineMs = meta.deadlineMs(methodDeadlineMs: method.spec.deadlineMs)
@@ -23,9 +29,9 @@ extension RPCEngine {
         let call = Call(id: request.id, method: method.spec.name, statsSlot: method.statsSlot, deadlineMs: deadlineMs,
                         deadlineMessage: method.spec.deadlineMessage, target: target, replyStyle: replyStyle,
                         progress: progress, deadlines: deadlines, owner: self)
-        guard inflight.withLock({ $0.register(call) }) else {
-            // Checked on arrival, and only this queue adds ids: never expected. This call object
-            // is dropped unarmed and never replies.
+        guard updatingInflight({ $0.register(call, refusingBatchIDs: !idCheckedOnArrival) }) else {
+            // A duplicate id (for a batch element or an MCP tool call, checked on arrival and never
+            // expected here). This call object is dropped unarmed and never replies.
             if let id = request.id { target.deliverBody(Self.duplicateReply(id)) }
             return
         }
@@ -65,12 +71,23 @@ extension RPCEngine {
     private static func invoke(_ call: Call, method: ResolvedMethod, params: JSONValue?, context: CallContext,
                                release: @escaping @Sendable () -> Void) {
         guard !call.token.isCancelled else { return release() }
-        method.spec.invoke(params, context) { result in
+        switch method.spec.handler {
+        case .synchronous(let handler):
+            let result = Result { try handler(params, context) }
             release()
-            switch result {
-            case .success(let value): call.settle(.success(value))
-            case .failure(let error): call.fail(error)
+            settle(call, with: result)
+        case .completion(let handler):
+            handler(params, context) { result in
+                release()
+                settle(call, with: result)
             }
+        }
+    }
+
+    private static func settle(_ call: Call, with result: Result<ResultJSON, any Error>) {
+        switch result {
+        case .success(let value): call.settle(.success(value))
+        case .failure(let error): call.fail(error)
         }
     }
 
@@ -91,7 +108,7 @@ extension RPCEngine {
         var errorCode: Int?
         if case .failure(let error) = outcome { errorCode = error.code.rawValue }
         let latencyNanos = Uptime.nanosSince(call.startNanos)
-        let waiters = inflight.withLock { table -> [InflightTable.Waiter] in
+        let waiters = updatingInflight { table -> [InflightTable.Waiter] in
             let waiters = table.settle(call, errorCode: errorCode, ending: ending, latencyNanos: latencyNanos)
             if case .channel(let channel) = call.target, let body {
                 if table.count == 0 {

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import SharedSupport
 
 /// The transport-independent JSON-RPC 2.0 engine: it takes decoded messages in arrival order on its
@@ -35,6 +36,11 @@ package final class RPCEngine: Sendable, CallOwner {
     let statsSections: [StatsSection]
     let startNanos = Uptime.nowNanos
     let inflight: Locked<InflightTable>
+    /// `inflight`'s count, stored under its lock whenever it changes, so the reader can ask for it
+    /// once per frame without taking that lock (which the threads that settle calls contend for).
+    let inflightCountMirror = Atomic<Int>(0)
+    /// The route `routeOnReaderQueue(_:)` looked up last, with its method name.
+    private let lastRoute: QueueBound<(name: String, route: RouteTable.Route?)?>
 
     /// In-flight calls at or below which a paused reader resumes: hysteresis, so a full pipeline
     /// wakes the reader once per quarter of the limit rather than once per completed call.
@@ -66,6 +72,7 @@ package final class RPCEngine: Sendable, CallOwner {
         routes = RouteTable(methods: methods, serves: configuration.serves)
         resumeThreshold = max(0, configuration.maxInflight - max(1, configuration.maxInflight / 4))
         inflight = Locked(InflightTable(methodCount: registry.names.count, resumeThreshold: resumeThreshold))
+        lastRoute = QueueBound(nil, queue: readerQueue)
         statsSections = registry.statsSections
         let served = methods.filter { configuration.serves($0.spec) }
         statsMethods = served.map { ($0.spec.name, $0.statsSlot) }
@@ -96,10 +103,16 @@ package final class RPCEngine: Sendable, CallOwner {
             channel.send(ReplyEncoder.error(id: id, error: error))
         case .single(.request(let request)):
             guard let id = request.id else { return routeOnReaderQueue(request, target: .none, channel: channel) }
+            let route = routeOnReaderQueue(request.method)
+            if case .method(let method)? = route {
+                // Its id is checked as the call registers: one lock for both.
+                return startCallOnReaderQueue(request, method: method, target: .channel(channel), channel: channel,
+                                              idCheckedOnArrival: false)
+            }
             if inflight.withLock({ $0.isInUse(id) }) {
                 return channel.send(Self.duplicateReply(id))
             }
-            routeOnReaderQueue(request, target: .channel(channel), channel: channel)
+            answer(request, by: route, target: .channel(channel), channel: channel)
         case .batch(let elements):
             receiveBatchOnReaderQueue(elements, channel: channel)
         }
@@ -109,8 +122,24 @@ package final class RPCEngine: Sendable, CallOwner {
     /// started as a call, or -32601 (an unknown method, or one outside the allowed scopes, which
     /// does no work). - Important: call on the reader queue.
     func routeOnReaderQueue(_ request: Request, target: ReplyTarget, channel: ReplyChannel) {
-        dispatchPrecondition(condition: .onQueue(readerQueue))
-        switch routes[request.method] {
+        debugCheckOnQueue(readerQueue)
+        answer(request, by: routeOnReaderQueue(request.method), target: target, channel: channel)
+    }
+
+    /// The route of `method`: the last one looked up, if it has the same name (a client calling one
+    /// method over and over compares two short strings instead of hashing one), else the table's.
+    /// - Important: call on the reader queue.
+    func routeOnReaderQueue(_ method: String) -> RouteTable.Route? {
+        debugCheckOnQueue(readerQueue)
+        if let last = lastRoute.value, last.name == method { return last.route }
+        let route = routes[method]
+        lastRoute.value = (method, route)
+        return route
+    }
+
+    /// Starts or answers `request` as its route says. - Important: call on the reader queue.
+    private func answer(_ request: Request, by route: RouteTable.Route?, target: ReplyTarget, channel: ReplyChannel) {
+        switch route {
         case .method(let method)?:
             startCallOnReaderQueue(request, method: method, target: target, channel: channel)
         case .builtIn(let builtIn)?:
@@ -136,11 +165,21 @@ package final class RPCEngine: Sendable, CallOwner {
     // MARK: - Capacity and lifecycle
 
     /// Calls in flight (requests and notifications whose handlers have not settled), plus batches
-    /// whose reply has not been sent.
-    package var inflightCount: Int { inflight.withLock { $0.count } }
+    /// whose reply has not been sent. Read without the table's lock: on the reader queue, which
+    /// alone adds calls, it is exact or (a settle not yet published) too high, never too low.
+    package var inflightCount: Int { inflightCountMirror.load(ordering: .acquiring) }
 
     /// Whether another call may start without exceeding `maxInflight`.
-    package var hasCapacity: Bool { inflight.withLock { $0.count < configuration.maxInflight } }
+    package var hasCapacity: Bool { inflightCount < configuration.maxInflight }
+
+    /// Runs `body` on the in-flight table under its lock and publishes the table's count after it.
+    func updatingInflight<T>(_ body: (inout InflightTable) -> T) -> T {
+        inflight.withLock { table in
+            let result = body(&table)
+            inflightCountMirror.store(table.count, ordering: .releasing)
+            return result
+        }
+    }
 
     /// Runs `action` on the reader queue once in-flight calls are at or below `resumeThreshold`
     /// (at once if they are).

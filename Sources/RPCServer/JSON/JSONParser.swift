@@ -19,6 +19,31 @@ package struct JSONParser {
         return value
     }
 
+    /// The members of a JSON-RPC envelope: the last `jsonrpc`, `method`, `params` and `id` of an
+    /// object (as `JSONObject`'s subscript resolves a repeated key), nil where absent.
+    package struct EnvelopeMembers {
+        package var jsonrpc: JSONValue?
+        package var method: JSONValue?
+        package var params: JSONValue?
+        package var id: JSONValue?
+    }
+
+    /// Parses `bytes` as `parse` does when the text is one JSON object, but keeps only its envelope
+    /// members, without building the object (its member array and key strings): the other members
+    /// are parsed, so every error is the one `parse` throws, and dropped. Nil, having read nothing,
+    /// when the text is not an object (or `maxDepth` is below 1): call `parse`.
+    package static func parseEnvelope(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> EnvelopeMembers? {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        parser.skipWhitespace()
+        guard maxDepth >= 1, !parser.atEnd, parser.current == UInt8(ascii: "{") else { return nil }
+        let members = try parser.parseEnvelopeObject()
+        parser.skipWhitespace()
+        if parser.index != bytes.count {
+            throw JSONParseError("unexpected data after the JSON value", at: parser.index)
+        }
+        return members
+    }
+
     /// Convenience for tests and small inputs.
     package static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         let array = Array(bytes)
@@ -108,6 +133,44 @@ package struct JSONParser {
             switch current {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"): index += 1; return .object(JSONObject(members))
+            default: throw JSONParseError("expected ',' or '}' in object", at: index)
+            }
+        }
+    }
+
+    /// `parseObject` at depth 1, step for step (the same errors at the same places), keeping the
+    /// envelope's members only.
+    private mutating func parseEnvelopeObject() throws(JSONParseError) -> EnvelopeMembers {
+        var members = EnvelopeMembers()
+        index += 1  // {
+        skipWhitespace()
+        if !atEnd, current == UInt8(ascii: "}") {
+            index += 1
+            return members
+        }
+        while true {
+            skipWhitespace()
+            guard !atEnd, current == UInt8(ascii: "\"") else {
+                throw JSONParseError(atEnd ? "unexpected end of input in object" : "expected a string key", at: index)
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard !atEnd, current == UInt8(ascii: ":") else { throw JSONParseError("expected ':' after key", at: index) }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue(depth: 1)
+            switch key {
+            case "jsonrpc": members.jsonrpc = value
+            case "method": members.method = value
+            case "params": members.params = value
+            case "id": members.id = value
+            default: break
+            }
+            skipWhitespace()
+            guard !atEnd else { throw JSONParseError("unexpected end of input in object", at: index) }
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return members
             default: throw JSONParseError("expected ',' or '}' in object", at: index)
             }
         }
@@ -236,15 +299,21 @@ package struct JSONParser {
 
     /// The strings of the JSON-RPC envelope, which every message repeats ("jsonrpc", "2.0", "id",
     /// "method", "params"), as literals: no string is built for them. Nil for any other bytes.
+    /// Compared a word at a time: each constant is the literal's bytes read as a little-endian integer.
     private static func envelopeString(_ raw: UnsafeRawBufferPointer) -> String? {
-        @inline(__always) func matches(_ literal: StaticString) -> Bool {
-            raw.elementsEqual(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-        }
+        guard let base = raw.baseAddress else { return nil }
+        @inline(__always) func word32(_ offset: Int) -> UInt32 { UInt32(littleEndian: (base + offset).loadUnaligned(as: UInt32.self)) }
+        @inline(__always) func word16(_ offset: Int) -> UInt16 { UInt16(littleEndian: (base + offset).loadUnaligned(as: UInt16.self)) }
         switch raw.count {
-        case 2: return matches("id") ? "id" : nil
-        case 3: return matches("2.0") ? "2.0" : nil
-        case 6: return matches("method") ? "method" : matches("params") ? "params" : nil
-        case 7: return matches("jsonrpc") ? "jsonrpc" : nil
+        case 2: return word16(0) == 0x6469 ? "id" : nil  // "id"
+        case 3: return word16(0) == 0x2E32 && base.load(fromByteOffset: 2, as: UInt8.self) == 0x30 ? "2.0" : nil
+        case 6:
+            switch (word32(0), word16(4)) {
+            case (0x6874_656D, 0x646F): return "method"  // "meth" "od"
+            case (0x6172_6170, 0x736D): return "params"  // "para" "ms"
+            default: return nil
+            }
+        case 7: return word32(0) == 0x6E6F_736A && word32(3) == 0x6370_726E ? "jsonrpc" : nil  // "json", "nrpc"
         default: return nil
         }
     }

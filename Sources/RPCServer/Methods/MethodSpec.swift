@@ -3,8 +3,8 @@ import Dispatch
 /// One method of the server: its name, params and result schemas (for `rpc.discover`), deadline,
 /// the message to send when the deadline passes, an optional concurrency limit, and a handler.
 ///
-/// Handlers come in two first-class styles, `async` and completion-handler; both receive typed,
-/// already validated params (`Decodable`, decoded once from the parsed message, with `_meta`
+/// Handlers come in three first-class styles, `async`, completion-handler and synchronous; all
+/// receive typed, already validated params (`Decodable`, decoded once from the parsed message, with `_meta`
 /// removed) and a `CallContext`. A handler's result or error may arrive at any time from any
 /// thread: the engine delivers at most one reply per request whatever else happened first.
 ///
@@ -19,6 +19,16 @@ public struct MethodSpec: Sendable {
     /// Completion of the type-erased handler: the encoded result or the error.
     package typealias Completion = @Sendable (Result<ResultJSON, any Error>) -> Void
     typealias Invoker = @Sendable (JSONValue?, CallContext, @escaping Completion) -> Void
+    /// A type-erased synchronous handler: the encoded result, or throws.
+    typealias SynchronousInvoker = @Sendable (JSONValue?, CallContext) throws -> ResultJSON
+
+    /// How the engine runs the handler once the call has started where `executor` says.
+    enum Handler: Sendable {
+        /// It calls a completion, once, from any thread.
+        case completion(Invoker)
+        /// It returns (or throws) on the thread that runs it: no completion closure to make.
+        case synchronous(SynchronousInvoker)
+    }
 
     public let name: String
     public var deadlineMs: Int
@@ -38,12 +48,12 @@ public struct MethodSpec: Sendable {
     /// Where the handler starts: nil means the engine's concurrent work queue. A method whose work
     /// belongs on queues of its own (a store's read lanes, say) names them here and saves a hop.
     public var executor: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
-    let invoke: Invoker
+    let handler: Handler
 
     public static let defaultDeadlineMs = 30_000
 
     init(name: String, deadlineMs: Int, deadlineMessage: String?, concurrencyLimit: Int?, summary: String,
-         paramsSchema: JSONValue, resultSchema: JSONValue, invoke: @escaping Invoker) {
+         paramsSchema: JSONValue, resultSchema: JSONValue, handler: Handler) {
         self.name = name
         self.deadlineMs = deadlineMs
         self.deadlineMessage = deadlineMessage
@@ -51,7 +61,7 @@ public struct MethodSpec: Sendable {
         self.summary = summary
         self.paramsSchema = paramsSchema
         self.resultSchema = resultSchema
-        self.invoke = invoke
+        self.handler = handler
     }
 
     /// This method with the given hints (MCP tool annotations).
@@ -186,7 +196,40 @@ public struct MethodSpec: Sendable {
 }
 
 extension MethodSpec {
-    /// The shared start of both handler styles: decode the params (a -32602 naming the field if
+    // MARK: - Synchronous handlers
+
+    /// A method whose handler returns its result (or throws) on the thread that runs it: the
+    /// engine's concurrent work queue, or the spec's `executor`. For short work that may block
+    /// that thread briefly, such as a read of a local database, which `context.cancellation` must
+    /// be able to stop. Cheaper per call than `callback`: no completion closure is made. Parameters
+    /// as for `async`.
+    ///
+    /// ```swift
+    /// .synchronous("notes.get", params: NoteID.self, deadlineMs: 1_000) { id, context in
+    ///     try store.note(id, interruptedBy: context.cancellation)
+    /// }
+    /// ```
+    public static func synchronous<Params: Decodable & Sendable, Result: Encodable & Sendable>(
+        _ name: String,
+        params: Params.Type = Params.self,
+        deadlineMs: Int = defaultDeadlineMs,
+        deadlineMessage: String? = nil,
+        concurrencyLimit: Int? = nil,
+        summary: String = "",
+        paramsSchema: JSONValue = .object([:]),
+        resultSchema: JSONValue = .object([:]),
+        handler: @escaping @Sendable (Params, CallContext) throws -> Result
+    ) -> MethodSpec {
+        let decoder = TypedCoding.decoder(for: Params.self)
+        let encoder = TypedCoding.encoder(for: Result.self)
+        return MethodSpec(name: name, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
+                          summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema,
+                          handler: .synchronous { rawParams, context in
+                              try encoder.value(handler(try decoder.value(rawParams), context))
+                          })
+    }
+
+    /// The shared start of the `async` and completion-handler styles: decode the params (a -32602 naming the field if
     /// they do not fit `Params`; see `TypedCoding`), then run `start` with them.
     private static func typed<Params: Decodable & Sendable>(
         _ name: String, _ type: Params.Type, deadlineMs: Int, deadlineMessage: String?, concurrencyLimit: Int?,
@@ -195,15 +238,16 @@ extension MethodSpec {
     ) -> MethodSpec {
         let decoder = TypedCoding.decoder(for: Params.self)
         return MethodSpec(name: name, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, concurrencyLimit: concurrencyLimit,
-                          summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema) { rawParams, context, completion in
-            let params: Params
-            do {
-                params = try decoder.value(rawParams)
-            } catch {
-                return completion(.failure(error))
-            }
-            start(params, context, completion)
-        }
+                          summary: summary, paramsSchema: paramsSchema, resultSchema: resultSchema,
+                          handler: .completion { rawParams, context, completion in
+                              let params: Params
+                              do {
+                                  params = try decoder.value(rawParams)
+                              } catch {
+                                  return completion(.failure(error))
+                              }
+                              start(params, context, completion)
+                          })
     }
 }
 

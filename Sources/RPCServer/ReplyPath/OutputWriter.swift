@@ -61,6 +61,18 @@ package final class OutputWriter: Sendable {
     }
 
     private let pending = Locked(Pending())
+    /// `backlogBytes`, stored under `pending`'s lock each time it is released, so the reader can
+    /// ask `hasBacklogRoom` once per frame without taking that lock.
+    private let backlogMirror = Atomic<Int>(0)
+
+    /// Runs `body` on the pending state under its lock and publishes the backlog after it.
+    private func withPending<T>(_ body: (inout Pending) -> T) -> T {
+        pending.withLock { state in
+            let result = body(&state)
+            backlogMirror.store(state.bytes.count + state.ownership.writing, ordering: .relaxed)
+            return result
+        }
+    }
     /// The writer queue's spare buffer, swapped with `pending.bytes` at each flush.
     private let spare: QueueBound<[UInt8]>
 
@@ -77,19 +89,20 @@ package final class OutputWriter: Sendable {
     }
 
     /// Sets the framing of replies (that of the input, once detected). Any thread.
-    package func setFraming(_ value: Framing) { pending.withLock { $0.framing = value } }
+    package func setFraming(_ value: Framing) { withPending { $0.framing = value } }
 
     /// A channel whose bodies this writer frames and writes.
     package var channel: ReplyChannel { ReplyChannel(writer: self) }
 
     /// Framed bytes submitted and not yet written out.
-    package var backlogBytes: Int { pending.withLock { $0.bytes.count + $0.ownership.writing } }
+    package var backlogBytes: Int { withPending { $0.bytes.count + $0.ownership.writing } }
 
-    package var hasBacklogRoom: Bool { backlogBytes < maxBacklogBytes }
+    /// Whether the backlog is below its limit, as of the last change to it (without the lock).
+    package var hasBacklogRoom: Bool { backlogMirror.load(ordering: .relaxed) < maxBacklogBytes }
 
     /// Runs `action` (on the writer queue) once the backlog is below its limit.
     package func notifyWhenBacklogHasRoom(_ action: @escaping @Sendable () -> Void) {
-        pending.withLock { $0.backlogWaiters.append(action) }
+        withPending { $0.backlogWaiters.append(action) }
         queue.async { self.wakeBacklogWaitersIfRoom() }
     }
 
@@ -97,7 +110,7 @@ package final class OutputWriter: Sendable {
     /// (or the output has closed). Replies an open burst holds are not waited for: they are
     /// written now. Any thread.
     package func whenFlushed(_ action: @escaping @Sendable () -> Void) {
-        let (now, schedule) = pending.withLock { state -> (Bool, Bool) in
+        let (now, schedule) = withPending { state -> (Bool, Bool) in
             if state.ownership.isClosed || (state.ownership.state == .idle && state.bytes.isEmpty) { return (true, false) }
             state.flushWaiters.append(action)
             return (false, state.ownership.requestFlush())
@@ -111,7 +124,7 @@ package final class OutputWriter: Sendable {
     /// called under any lock. Any thread.
     package func submit(_ body: [UInt8]) {
         let burst = ThreadBurst.open  // this thread's own: looked up before the lock, not under it
-        let schedule = pending.withLock { state -> Bool in
+        let schedule = withPending { state -> Bool in
             guard appendLocked(body, to: &state) else { return false }
             if held(for: burst, &state) { return false }
             return state.ownership.requestFlush()
@@ -131,7 +144,7 @@ package final class OutputWriter: Sendable {
         }
         var batch: [UInt8]?
         let burst = ThreadBurst.open
-        let schedule = pending.withLock { state -> Bool in
+        let schedule = withPending { state -> Bool in
             let wasEmpty = state.bytes.isEmpty
             guard appendLocked(body, to: &state) else { return false }
             // Settled inside a burst (a read lane's, or a call the reader started inline): held like `submit`'s.
@@ -174,7 +187,7 @@ package final class OutputWriter: Sendable {
     /// the output has room, else schedule a flush.
     func endBurst(writeIfIdle: Bool) {
         var batch: [UInt8]?
-        let schedule = pending.withLock { state -> Bool in
+        let schedule = withPending { state -> Bool in
             state.openBursts -= 1
             guard !state.ownership.isClosed, !state.bytes.isEmpty else { return false }
             if writeIfIdle, let direct, let taken = takeIfIdleLocked(&state, direct) {
@@ -197,7 +210,7 @@ package final class OutputWriter: Sendable {
         var batch: [UInt8] = []
         swap(&batch, &spare.value)
         var flushed: [@Sendable () -> Void] = []
-        var write = pending.withLock { state -> Bool in
+        var write = withPending { state -> Bool in
             switch state.ownership.flushStarts(pending: state.bytes.count) {
             case .write:
                 swap(&batch, &state.bytes)  // the spare's empty buffer takes the next appends
@@ -213,7 +226,7 @@ package final class OutputWriter: Sendable {
             // Keep the buffer for the next flush, unless a burst made it large.
             let failed = writeAsOwner(&batch, keepingCapacityUpTo: 1024 * 1024)
             // What was submitted during the write is written next, by this flush.
-            write = pending.withLock { state -> Bool in
+            write = withPending { state -> Bool in
                 guard Self.endWriteLocked(&state, failed: failed, flushWaiters: &flushed) == .writeMore else { return false }
                 swap(&batch, &state.bytes)
                 return true
@@ -243,7 +256,7 @@ package final class OutputWriter: Sendable {
     /// Takes every pending byte for a direct write if the writer is idle (no owner, no flush
     /// scheduled) and `direct` can take them without blocking; nil otherwise.
     private func takeIfIdleLocked(_ state: inout Pending, _ direct: DirectOutput) -> [UInt8]? {
-        guard state.ownership.state == .idle, direct.hasRoom(for: state.bytes.count),
+        guard state.ownership.state == .idle, direct.mayTake(state.bytes.count),
               state.ownership.takeForDirectWrite(pending: state.bytes.count) else { return nil }
         var batch: [UInt8] = []
         swap(&batch, &state.bytes)
@@ -256,16 +269,26 @@ package final class OutputWriter: Sendable {
         return state.flushWaiters
     }
 
-    /// Writes `batch` on this thread as the owner, then gives ownership up: what was submitted
-    /// meanwhile goes to the writer queue. A failed write closes the writer (and runs `onClosed`
-    /// on the writer queue, as a failed flush does).
+    /// Writes `batch` on this thread as the owner (`DirectOutput.write`: never blocks), then gives
+    /// ownership up: what it could not write, and what was submitted meanwhile, goes to the writer
+    /// queue, in that order. A failed write closes the writer (and runs `onClosed` on the writer
+    /// queue, as a failed flush does).
     private func writeDirectly(_ batch: [UInt8]) {
         var batch = batch
-        let failed = writeAsOwner(&batch, keepingCapacityUpTo: 64 * 1024)
+        let written = batch.withUnsafeBytes { direct?.write($0) }
+        let failed = written == nil
         var flushed: [@Sendable () -> Void] = []
-        let (schedule, wakeWaiters) = pending.withLock { state -> (Bool, Bool) in
+        let (schedule, wakeWaiters) = withPending { state -> (Bool, Bool) in
+            if let written, written < batch.count {
+                // Left for the writer queue, ahead of anything appended since: the frame it cuts
+                // through is finished before another begins.
+                state.bytes.insert(contentsOf: batch[written...], at: 0)
+            }
             let after = Self.endWriteLocked(&state, failed: failed, flushWaiters: &flushed)
-            if after == .flushed, state.bytes.capacity < batch.capacity { swap(&batch, &state.bytes) }  // reuse the buffer
+            if after == .flushed, state.bytes.capacity < batch.capacity {  // reuse the buffer
+                batch.removeAll(keepingCapacity: batch.capacity <= 64 * 1024)
+                swap(&batch, &state.bytes)
+            }
             return (after == .scheduleFlush, !failed && !state.backlogWaiters.isEmpty)
         }
         if failed {
@@ -312,7 +335,7 @@ package final class OutputWriter: Sendable {
     }
 
     private func wakeBacklogWaitersIfRoom() {
-        let waiters = pending.withLock { state -> [@Sendable () -> Void] in
+        let waiters = withPending { state -> [@Sendable () -> Void] in
             guard state.bytes.count + state.ownership.writing < maxBacklogBytes else { return [] }
             defer { state.backlogWaiters.removeAll() }
             return state.backlogWaiters

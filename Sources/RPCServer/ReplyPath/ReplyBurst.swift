@@ -54,24 +54,36 @@ public enum ReplyBurst {
 /// The calling thread's burst state: how deep its bursts are nested, and the writers holding
 /// replies for it. One per thread that ever opened a burst, kept in a thread-specific slot and
 /// released when the thread exits; only that thread touches it.
+///
+/// Its properties skip Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`): one thread
+/// owns the object, and no access overlaps another (none passes them `inout` across a call).
 final class ThreadBurst {
-    var depth = 0
-    /// Writers holding replies for this burst, each once (almost always the one stdio writer).
-    private(set) var writers: [OutputWriter] = []
+    @exclusivity(unchecked) var depth = 0
+    /// The first writer holding replies for this burst (almost always the one stdio writer), and
+    /// any others after it, each once.
+    @exclusivity(unchecked) private var firstWriter: OutputWriter?
+    @exclusivity(unchecked) private var moreWriters: [OutputWriter] = []
 
     /// Called by `writer` (under its lock) as it holds a reply for this burst: true the first time
     /// this writer joins, so it counts the burst as open until `endBurst`.
     func join(_ writer: OutputWriter) -> Bool {
-        if writers.contains(where: { $0 === writer }) { return false }
-        writers.append(writer)
+        guard let firstWriter else {
+            firstWriter = writer
+            return true
+        }
+        if firstWriter === writer || moreWriters.contains(where: { $0 === writer }) { return false }
+        moreWriters.append(writer)
         return true
     }
 
     /// At the outermost end: each writer that joined writes (or hands on) what it held.
     fileprivate func releaseWriters(writeIfIdle: Bool) {
-        guard !writers.isEmpty else { return }
-        for writer in writers { writer.endBurst(writeIfIdle: writeIfIdle) }  // depth is 0: nothing joins meanwhile
-        writers.removeAll(keepingCapacity: true)
+        guard let writer = firstWriter else { return }
+        firstWriter = nil  // depth is 0: nothing joins meanwhile
+        writer.endBurst(writeIfIdle: writeIfIdle)
+        guard !moreWriters.isEmpty else { return }
+        for writer in moreWriters { writer.endBurst(writeIfIdle: writeIfIdle) }
+        moreWriters.removeAll(keepingCapacity: true)
     }
 
     /// The calling thread's burst, if one is open.

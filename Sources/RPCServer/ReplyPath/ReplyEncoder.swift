@@ -2,8 +2,11 @@
 /// Stateless; any thread.
 package enum ReplyEncoder {
     package static func result(id: RequestID, result: ResultJSON) -> [UInt8] {
-        var out = prefix(capacity: 512)  // most replies fit: one allocation, no regrowth
-        JSONWriter.write(id.json, into: &out)
+        // One allocation, no regrowth: the envelope and an id fit in 64 bytes more than the result.
+        var capacity = 512
+        if case .text(let text) = result { capacity = text.count + 64 }
+        var out = prefix(capacity: capacity)
+        write(id, into: &out)
         JSONWriter.append(",\"result\":", to: &out)
         result.write(into: &out)
         out.append(UInt8(ascii: "}"))
@@ -44,6 +47,15 @@ package enum ReplyEncoder {
         }
         out.append(UInt8(ascii: "]"))
         return out
+    }
+
+    /// A request id as JSON, without making a `JSONValue` of it.
+    private static func write(_ id: RequestID, into out: inout [UInt8]) {
+        switch id {
+        case .int(let number): JSONWriter.writeInteger(number, into: &out)
+        case .string(let string): JSONWriter.writeString(string, into: &out)
+        case .double, .null: JSONWriter.write(id.json, into: &out)
+        }
     }
 
     private static func prefix(capacity: Int) -> [UInt8] {

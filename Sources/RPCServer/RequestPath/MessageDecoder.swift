@@ -5,6 +5,11 @@ package enum MessageDecoder {
     package static func decode(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONParser.defaultMaxDepth) -> IncomingMessage {
         let value: JSONValue
         do {
+            // A single request (an object, as nearly every message is) is read straight into its
+            // envelope's members, without building the object first.
+            if let members = try JSONParser.parseEnvelope(bytes, maxDepth: maxDepth) {
+                return .single(classify(members))
+            }
             value = try JSONParser.parse(bytes, maxDepth: maxDepth)
         } catch {
             return .single(.invalid(.parseError(error), id: nil))
@@ -28,19 +33,25 @@ package enum MessageDecoder {
         guard case .object(let object) = value else {
             return .invalid(.invalidRequest("expected a request object, found \(value.typeName)"), id: nil)
         }
-        var version: JSONValue?
-        var method: JSONValue?
-        var params: JSONValue?
-        var idValue: JSONValue?
+        var members = JSONParser.EnvelopeMembers()
         for member in object.members {
             switch member.key {
-            case "jsonrpc": version = member.value
-            case "method": method = member.value
-            case "params": params = member.value
-            case "id": idValue = member.value
+            case "jsonrpc": members.jsonrpc = member.value
+            case "method": members.method = member.value
+            case "params": members.params = member.value
+            case "id": members.id = member.value
             default: break
             }
         }
+        return classify(members)
+    }
+
+    /// Validates a request object's envelope members (the last of each, nil where absent).
+    static func classify(_ members: JSONParser.EnvelopeMembers) -> IncomingElement {
+        let version = members.jsonrpc
+        let method = members.method
+        var params = members.params
+        let idValue = members.id
         var id: RequestID?
         if let idValue {
             guard let valid = RequestID(idValue) else {

@@ -42,7 +42,7 @@ package final class RPCConnection: Sendable {
 
     /// True while the connection can take more input.
     package var wantsInput: Bool {
-        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        debugCheckOnQueue(engine.readerQueue)
         return state.value.lifecycle.wantsInput
     }
 
@@ -98,7 +98,7 @@ package final class RPCConnection: Sendable {
     /// Carries out one action of `ReaderLifecycle`. `inIdleChunk`: the frames come from a chunk
     /// read when the input was idle (between `beginReaderBurst` and its end).
     private func perform(_ action: ReaderLifecycle.Action, inIdleChunk: Bool = false, graceMs: Int = 0) {
-        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        debugCheckOnQueue(engine.readerQueue)
         switch action {
         case .none, .ignoreBytes, .bufferBytes:
             break
@@ -144,7 +144,7 @@ package final class RPCConnection: Sendable {
     /// Takes whole frames while reading and there is room; tells the lifecycle when room runs out
     /// or the frames do.
     private func takeFramesOnReaderQueue(inIdleChunk: Bool) {
-        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        debugCheckOnQueue(engine.readerQueue)
         while state.value.lifecycle.isReading {
             if !engine.hasCapacity { return perform(state.value.lifecycle.noRoom(.capacity)) }
             if !writer.hasBacklogRoom { return perform(state.value.lifecycle.noRoom(.backlog)) }
@@ -154,7 +154,7 @@ package final class RPCConnection: Sendable {
     }
 
     private func handleOnReaderQueue(_ event: FrameDecoder.Event, inIdleChunk: Bool) {
-        dispatchPrecondition(condition: .onQueue(engine.readerQueue))
+        debugCheckOnQueue(engine.readerQueue)
         if !state.value.framingAnnounced, let framing = state.value.decoder.framing {
             writer.setFraming(framing)
             state.value.framingAnnounced = true

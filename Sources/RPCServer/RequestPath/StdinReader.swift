@@ -14,15 +14,25 @@ import SharedSupport
 /// at most two reads are held beyond the connection's own buffer; when the queue has caught up,
 /// the chunk is taken on this thread through `queue.sync` (see `deliver`), with no wake-up. It reads only while the connection wants input, so a
 /// full connection stops reading and the client's writes block on the pipe (back-pressure). End
-/// of input is reported once, after every chunk; a finished reader never reads again.
+/// of input is reported once, after every chunk; a stopped reader hands nothing more over.
+///
+/// **Waiting for input.** The thread waits in `read(2)` itself, so a request that arrives costs one
+/// system call, not a `poll(2)` and then a `read(2)` (about 0.9 µs of a catalog.get's 15 µs round
+/// trip at one in flight here; bench/HISTORY.md). `poll` is used only where a read cannot wait:
+/// while the connection wants no input (paused until the wake pipe says so) and when the parent
+/// gave a non-blocking descriptor (`EAGAIN`). A read blocked in the kernel cannot be woken, so
+/// `closeAndWait` does not wait for the thread to return: it waits until the thread is no longer
+/// handling what a read returned (`handling`), and whatever a later read returns is dropped,
+/// never handed over. The thread may then stay in that read until input arrives or the process
+/// ends; it holds nothing but this reader.
 ///
 /// **Why not DispatchIO.** On Linux, libdispatch's epoll back end frees a descriptor's muxnote on
 /// a worker thread (`EPOLL_CTL_DEL` when a stream read sees end of input) while its manager thread
 /// may still be delivering an `EPOLLHUP` for it: a use-after-free that crashed the server in
 /// `_dispatch_event_loop_drain` at end of input (strace showed the two threads interleaved; about
 /// 1 session in 10 under ThreadSanitizer's timing, 1 in a few hundred in release builds). A plain
-/// thread blocked in `poll(2)` keeps stdin out of Dispatch's event loop entirely. A self-pipe wakes
-/// it to stop. The descriptor's blocking mode is left as the parent gave it (`EAGAIN` is polled).
+/// thread reading stdin keeps it out of Dispatch's event loop entirely. A self-pipe wakes the
+/// thread where it polls. The descriptor's blocking mode is left as the parent gave it.
 ///
 /// - Important: `receiveOnReaderQueue`/`endOfInputOnReaderQueue` run on the engine's reader queue;
 ///   the public methods may be called from any thread (`closeAndWait` from any but the reader queue).
@@ -44,8 +54,9 @@ package final class StdinReader: Sendable {
     /// A pipe whose read end the thread polls beside `fd`; a byte on it means "look at `control`".
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    /// Left when the reading thread has returned and the reader queue has taken its last chunk.
-    private let threadDone = DispatchGroup()
+    /// Entered while the thread handles what a read returned (from the read's return until the
+    /// thread waits for input again or returns): `closeAndWait` waits for it to be left.
+    private let handling = DispatchGroup()
     /// One chunk may be on its way to the reader queue while the thread reads the next.
     private let handOff = DispatchSemaphore(value: 1)
 
@@ -72,10 +83,10 @@ package final class StdinReader: Sendable {
         queue.async {
             self.connection.onWantsInput { self.resumeOnReaderQueue() }
         }
-        threadDone.enter()
+        handling.enter()  // the thread starts out handling: it checks `control` before it reads
         let started = DetachedThread.start { [self] in
             readLoop()
-            threadDone.leave()
+            handling.leave()
         }
         // Without a thread nothing can be read: the process is out of threads at start-up.
         precondition(started, "cannot start the stdin thread")
@@ -87,13 +98,16 @@ package final class StdinReader: Sendable {
         wake()
     }
 
-    /// Stops reading and waits until the reading thread has returned: no chunk of input reaches
-    /// the connection after this. Any thread but the reader queue (the thread may be handing a
-    /// chunk to it).
+    /// Stops reading and waits until no chunk of input can reach the connection any more: the
+    /// thread is handing nothing over (it has returned, or waits in a read whose bytes it will
+    /// drop), and the last chunk (or end of input) it handed over has been taken. Any thread but
+    /// the reader queue (the thread may be handing a chunk to it).
     package func closeAndWait() {
         dispatchPrecondition(condition: .notOnQueue(queue))
         stop()
-        threadDone.wait()
+        handling.wait()
+        handOff.wait()
+        handOff.signal()
     }
 
     // MARK: - Reader queue
@@ -114,24 +128,42 @@ package final class StdinReader: Sendable {
         defer { buffer.deallocate() }
         while true {
             let (paused, stopped) = control.withLock { ($0.paused, $0.stopped) }
-            if stopped { return handOff.wait() }  // the last chunk has been taken
-            guard waitUntilReadable(orOnlyWoken: paused) else { continue }
-            let count = read(fd, buffer.baseAddress, buffer.count)
+            if stopped { return }
+            if paused {
+                waitOutsideHandling { _ = waitUntilReadable(orOnlyWoken: true) }
+                continue
+            }
+            let count = waitOutsideHandling { read(fd, buffer.baseAddress, buffer.count) }
+            let readError = count < 0 ? errno : 0
+            // Checked after the read (under the lock `stop` sets it with): a stopped reader drops
+            // what a read returned, since `closeAndWait` may have returned while it waited.
+            if control.withLock({ $0.stopped }) { return }
             if count > 0 {
                 deliver(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            } else if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK {
+            } else if count < 0, readError == EINTR {
                 continue
+            } else if count < 0, readError == EAGAIN || readError == EWOULDBLOCK {
+                // A non-blocking descriptor: wait for input (or the wake pipe) in poll.
+                waitOutsideHandling { _ = waitUntilReadable(orOnlyWoken: false) }
             } else {
-                if count < 0 { Log.warn("reading stdin failed: \(String(cString: strerror(errno)))") }
+                if count < 0 { Log.warn("reading stdin failed: \(String(cString: strerror(readError)))") }
                 control.withLock { $0.stopped = true }
                 handOff.wait()  // end of input goes after the last chunk
                 queue.async {
                     self.connection.endOfInputOnReaderQueue()
                     self.handOff.signal()
                 }
-                return handOff.wait()
+                return
             }
         }
+    }
+
+    /// Runs `wait` (a read or a poll that may block for as long as the client is quiet) outside
+    /// `handling`, so that `closeAndWait` does not wait for it.
+    private func waitOutsideHandling<T>(_ wait: () -> T) -> T {
+        handling.leave()
+        defer { handling.enter() }
+        return wait()
     }
 
     /// Hands one chunk to the connection on the reader queue (once the previous one was taken),
@@ -160,7 +192,7 @@ package final class StdinReader: Sendable {
     }
 
     private func takeOnReaderQueue(_ chunk: UnsafeRawBufferPointer, inputIdle: Bool) {
-        dispatchPrecondition(condition: .onQueue(queue))
+        debugCheckOnQueue(queue)
         // After a stop the connection itself ignores input; nothing is dropped here.
         connection.receiveOnReaderQueue(chunk, inputIdle: inputIdle)
         // Decided on the reader queue, where `resumeOnReaderQueue` also runs: a resume can

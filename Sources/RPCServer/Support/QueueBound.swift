@@ -41,8 +41,6 @@ final class QueueBound<Value>: @unchecked Sendable {
 
     @inline(__always)
     private func checkQueue() {
-        #if DEBUG
-        dispatchPrecondition(condition: .onQueue(queue))
-        #endif
+        debugCheckOnQueue(queue)
     }
 }

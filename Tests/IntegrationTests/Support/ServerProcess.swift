@@ -35,10 +35,16 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// `closeStdout` closes our end of the server's stdout at once (a client that went away).
+    /// `nonBlockingStdin` gives the server its stdin in O_NONBLOCK mode (the flag belongs to the
+    /// pipe's open file description, which the server's fd 0 shares), as some hosts do.
     /// `executable` is the server to spawn (shop-rpc unless a test names another).
     init(_ arguments: [String] = ["--db", ":memory:"], environment: [String: String]? = nil, closeStdout: Bool = false,
-         executable: URL = ServerProcess.binaryURL) throws {
+         nonBlockingStdin: Bool = false, executable: URL = ServerProcess.binaryURL) throws {
         _ = Self.ignoreBrokenPipes
+        if nonBlockingStdin {
+            let fd = stdin.fileHandleForReading.fileDescriptor
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
