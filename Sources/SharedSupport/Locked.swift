@@ -21,15 +21,15 @@ import Darwin
 /// On glibc the mutex is adaptive (`PTHREAD_MUTEX_ADAPTIVE_NP`): a thread that finds it held spins
 /// briefly before sleeping in the kernel. Every critical section here is a few hundred
 /// instructions at most, so the holder, if it is running, lets go within the spin; a plain mutex
-/// put the waiter to sleep and woke it with a second syscall and two context switches. Measured
+/// puts the waiter to sleep and wakes it with a second syscall and two context switches. Measured
 /// on pipelined catalog.get (bench/HISTORY.md, "fourth pass"): about a fifth more requests a second.
 ///
 /// `withLock` is inlined into each caller, specialised for its value and closure, so a lock costs
 /// the two pthread calls and little else. That is why this type is `public` (SharedSupport is no
 /// product, so it is still only the package's): without library evolution, an `@inlinable`
 /// `package` body is not made available to other modules, and every lock was an unspecialised
-/// generic call (about 3 k of a catalog.get's 45 k instructions at one in flight, with the typed
-/// `throws(Failure)` it had, which kept it from being specialised even within this module).
+/// generic call (about 3 k of a catalog.get's 45 k instructions at one in flight; a typed
+/// `throws(Failure)` keeps it from being specialised even within this module).
 /// `body` cannot throw (a `rethrows` version cost 300 instructions more per catalog.get): decide
 /// under the lock, throw after it.
 public struct Locked<Value>: @unchecked Sendable {  // the value is only touched inside withLock, under the mutex

@@ -6,11 +6,11 @@ import ShopAPI
 /// Runs store reads in arrival order, at most as many at once as the store has read connections:
 /// queued reads wait in one first-in-first-out list, and as many serial lanes (Dispatch queues)
 /// as there are connections take them from its head, one read at a time. So a read never parks a
-/// Dispatch worker thread waiting for a connection (which made Dispatch start more threads, which
-/// then contended too: catalog.get went from ~75 k/s to the figure in bench/README.md), and a read
-/// waits only for the reads that arrived before it, never behind one lane whose thread the
-/// scheduler happens to have paused while the others are free (with per-lane lists, that was the
-/// tail of catalog.get's latency at 64 in flight). An idle server's single read may run on the
+/// Dispatch worker thread waiting for a connection (which makes Dispatch start more threads, which
+/// then contend too; bench/HISTORY.md has the figures), and a read waits only for the reads that
+/// arrived before it, never behind one lane whose thread the scheduler happens to have paused
+/// while the others are free (per-lane lists put that wait in catalog.get's latency tail at 64 in
+/// flight). An idle server's single read may run on the
 /// reader's thread instead (see `run`), if the store's reads are local.
 ///
 /// A lane is handed to its Dispatch queue only when it goes from idle to busy, and then takes
@@ -102,7 +102,7 @@ final class ReadLanes: Sendable {
     /// - the permission exists only for the last request of a chunk read when the input was idle,
     ///   with no call in flight, so the reader is held up only while nothing else waits to be read (a request arriving
     ///   meanwhile waits at most this one read, bounded by the store's page limits); a busy
-    ///   store, or any request in a pipelined chunk, goes to the lanes as before;
+    ///   store, or any request in a pipelined chunk, goes to the lanes;
     /// - the call is armed before it starts (its deadline fires on the engine's timer queue and
     ///   interrupts the store through the call's token, as on a lane), and it settles exactly
     ///   once whichever thread settles it; its reply is held in the reader's burst and written at

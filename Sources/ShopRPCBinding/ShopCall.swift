@@ -1,7 +1,5 @@
 import RPCServer
 
-// MARK: - ShopCall
-
 /// What a shop write needs to know about the call it serves: how to interrupt its store work
 /// (`ShopCallInterruption`), and who it is made for (`params._meta.actor`), which the stock ledger
 /// records. Immutable; thread-safe.

@@ -2,8 +2,6 @@ import Dispatch
 import RPCServer
 import ShopAPI
 
-// MARK: - ShopCallInterruption
-
 /// A call's cancellation token with its deadline, as the shop's store sees them: interrupted when
 /// the token is cancelled (deadline, client cancel, shutdown), and `deadline` for a database that
 /// can enforce it itself (PostgreSQL's `statement_timeout`). Immutable; thread-safe as the token is.

@@ -26,8 +26,8 @@ final class Call: DeadlineItem, @unchecked Sendable {  // every stored property 
     let target: ReplyTarget
     /// How the outcome is framed in the reply: as JSON-RPC result/error, or as an MCP tool result.
     let replyStyle: ReplyStyle
-    /// Delivers the reply and forgets the call (the engine); held weakly, as a closure capturing
-    /// it weakly was before, without allocating that closure per call.
+    /// Delivers the reply and forgets the call (the engine); held weakly, so a call never keeps
+    /// its engine alive, and as a reference, so no closure is allocated per call.
     private weak let owner: (any CallOwner)?
     private let deadlines: DeadlineScheduler
 

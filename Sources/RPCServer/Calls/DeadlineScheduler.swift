@@ -32,7 +32,7 @@ class DeadlineItem: @unchecked Sendable {  // deadlineSlot is read and written o
 /// **Removing is O(1).** A settled call's entry keeps its place in the heap as a tombstone (its
 /// deadline, no item), so settling touches one entry and releases the call at once, instead of
 /// sifting the heap through ~10 levels and writing the slot of every call moved (under pipelined
-/// load, with a thousand in flight, that was ~1 k instructions and ~20 other calls' cache lines per
+/// load, with a thousand in flight, that costs ~1 k instructions and ~20 other calls' cache lines per
 /// settle, on the threads that settle while the reader adds). Tombstones leave when the timer
 /// passes them, or all at once when they outnumber the live entries (and 64), so the heap holds at
 /// most twice the calls in flight plus 64 entries, and no call outlives its settling.

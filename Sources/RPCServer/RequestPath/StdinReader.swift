@@ -174,7 +174,7 @@ package final class StdinReader: Sendable {
     /// `queue.sync`, which on an idle serial queue runs the block on this thread: no wake-up of a
     /// Dispatch worker and no context switch between the read and the decode. If the reader queue
     /// is still busy with the previous chunk (a pipelining client), the chunk goes over with
-    /// `queue.async` as before, so this thread reads the next chunk while the queue decodes this
+    /// `queue.async`, so this thread reads the next chunk while the queue decodes this
     /// one. Either way the block runs on the reader queue (its `dispatchPrecondition`s hold),
     /// chunks are taken in read order, and at most one chunk waits untaken.
     private func deliver(_ bytes: UnsafeRawBufferPointer) {

@@ -1,5 +1,3 @@
-// MARK: - Cart
-
 /// A cart's contents. Immutable value; `Sendable`.
 ///
 /// A cart exists implicitly: an id never written to reads as an empty cart. Lines keep the order

@@ -1,5 +1,3 @@
-// MARK: - CartLine
-
 /// One SKU in a cart or an order. Immutable value; `Sendable`.
 public struct CartLine: Codable, Sendable, Equatable {
     public let sku: String

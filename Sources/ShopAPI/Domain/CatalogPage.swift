@@ -1,5 +1,3 @@
-// MARK: - CatalogPage
-
 /// One page of `catalog.list`, ordered by SKU. Immutable value; `Sendable`.
 public struct CatalogPage: Codable, Sendable, Equatable {
     public let items: [Product]

@@ -1,5 +1,3 @@
-// MARK: - InventoryLevels
-
 /// The result of `inventory.check`: one level per requested SKU, in request order (duplicates
 /// answered each time), all read from one consistent snapshot. Immutable value; `Sendable`.
 public struct InventoryLevels: Codable, Sendable, Equatable {

@@ -1,5 +1,3 @@
-// MARK: - Order
-
 /// A placed order. Immutable value; `Sendable`.
 ///
 /// A stored order changes once at most: `orders.cancel` turns it from `"placed"` to

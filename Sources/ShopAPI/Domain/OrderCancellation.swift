@@ -1,7 +1,5 @@
 import FoundationEssentials
 
-// MARK: - OrderCancellation
-
 /// One `orders.cancel` call as the store receives it, and the rules that cancel an order, written
 /// once over the primitive reads and writes, which every store runs in one write transaction.
 ///

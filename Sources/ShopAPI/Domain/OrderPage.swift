@@ -1,5 +1,3 @@
-// MARK: - OrderPage
-
 /// One page of `orders.list`, newest first. Immutable value; `Sendable`.
 public struct OrderPage: Codable, Sendable, Equatable {
     public let items: [Order]

@@ -1,7 +1,5 @@
 import FoundationEssentials
 
-// MARK: - OrderPlacement
-
 /// One `orders.place` call as the store receives it, and the rules that turn a cart into an
 /// order, written once over the primitive reads and writes (`run(in:)`), which a store placing
 /// orders statement by statement runs (SQLite). A store that runs the same rules closer to its

@@ -1,7 +1,5 @@
 import FoundationEssentials
 
-// MARK: - OrderStamp
-
 /// Identity and time for a new order. Pure functions over their inputs; thread-safe.
 enum OrderStamp {
     /// `ord_` followed by 16 lowercase hex digits from the system's secure random source.

@@ -1,7 +1,5 @@
 import FoundationEssentials
 
-// MARK: - OrderTime
-
 /// A moment to compare order times with (`shop-rpc export orders --since`), given in ISO 8601:
 /// a date and time with a zone (`2026-11-23T10:00:00Z`, `2026-11-23T11:00:00.250+01:00`), or a
 /// date alone, meaning its midnight UTC (`2026-11-23`). Immutable value; `Sendable`.

@@ -1,7 +1,5 @@
 import FoundationEssentials
 
-// MARK: - PageCursor
-
 /// Opaque pagination cursors: base64url (unpadded) of `<kind>:<position>`. The kind prefix makes a
 /// catalog cursor invalid for the order listing and vice versa. Pure functions; thread-safe.
 enum PageCursor {

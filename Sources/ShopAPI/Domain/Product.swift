@@ -1,5 +1,3 @@
-// MARK: - Product
-
 /// One catalog entry. Immutable value; `Sendable`.
 ///
 /// Products change only through `shop-rpc import` (which can also archive them); stock lives

@@ -1,5 +1,3 @@
-// MARK: - ProductArchiving
-
 /// What `ShopWriteTransaction.archiveProduct` found. Immutable value; `Sendable`.
 enum ProductArchiving: Sendable, Equatable {
     /// The product was in the catalog and is archived now.

@@ -1,5 +1,3 @@
-// MARK: - ProductList
-
 /// The result of `catalog.search`: in catalog order (the order products were first added), at
 /// most `ShopLimits.maxSearchResults`.
 /// Immutable value; `Sendable`.

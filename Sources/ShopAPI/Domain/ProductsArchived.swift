@@ -1,5 +1,3 @@
-// MARK: - ProductsArchived
-
 /// The result of `admin.products.archive`: how many of the given products it archived (those
 /// archived already are not counted again). Immutable value; `Sendable`.
 public struct ProductsArchived: Codable, Sendable, Equatable {

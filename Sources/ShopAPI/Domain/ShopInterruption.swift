@@ -1,7 +1,5 @@
 import Dispatch
 
-// MARK: - ShopInterruption
-
 /// How the engine tells the shop to stop work whose caller cancelled it or whose deadline passed.
 /// The binding file passes the engine's cancellation token with the call's deadline
 /// (`ShopCallInterruption`).

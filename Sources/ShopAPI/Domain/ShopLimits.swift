@@ -1,5 +1,3 @@
-// MARK: - ShopLimits
-
 /// Sizes the shop enforces or clamps to. The binding validates request parameters against these;
 /// the service clamps page sizes to them.
 public enum ShopLimits {

@@ -1,5 +1,3 @@
-// MARK: - ShopOrderTransaction
-
 /// The write `OrderPlacement.run(in:)` needs besides `ShopWriteTransaction`'s, for a store
 /// that places an order statement by statement (SQLite). A store that runs the order rules its
 /// own way (PostgreSQL: one server-side function) has no use for it and does not conform. Same

@@ -1,5 +1,3 @@
-// MARK: - ShopReadTransaction
-
 /// Primitive reads inside one store transaction. Used only on the thread that received it, and
 /// only while the transaction's closure runs. Methods throw storage errors (any `Error`), which
 /// the store maps to `ShopError`.

@@ -1,7 +1,5 @@
 import Dispatch
 
-// MARK: - ShopStore
-
 /// The persistence seam under `ShopService`: transactions and primitive reads and writes, no
 /// business rules (those live in the service, so they can be tested against a fake store).
 ///

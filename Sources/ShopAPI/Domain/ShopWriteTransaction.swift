@@ -1,5 +1,3 @@
-// MARK: - ShopWriteTransaction
-
 /// Primitive writes inside one atomic store operation. Same thread rules as `ShopReadTransaction`.
 protocol ShopWriteTransaction: ShopReadTransaction {
     /// Makes every other write of the same cart (cart writes and orders, in any process) wait until

@@ -1,5 +1,3 @@
-// MARK: - StockChangeCause
-
 /// Why a stock level changes and on whose behalf: everything its ledger row records besides the
 /// numbers (`StockMovement`). Every write that changes stock passes one, so no change can skip its
 /// row. Immutable value; `Sendable`.

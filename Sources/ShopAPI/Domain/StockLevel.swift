@@ -1,5 +1,3 @@
-// MARK: - StockLevel
-
 /// Units of one SKU available to order at the moment it was read. Immutable value; `Sendable`.
 ///
 /// Carts do not reserve stock, so a level is advice, not a promise: `placeOrder` checks again.

@@ -1,5 +1,3 @@
-// MARK: - StockLockOrder
-
 /// The one order in which a write that changes several SKUs' levels changes them: by the bytes of
 /// their UTF-8 SKUs, which is PostgreSQL's `COLLATE "C"` order, the order `shop_place_order`
 /// takes its stock rows in (`PostgreSQLOrderFunction`). Writers that lock rows in one order never

@@ -1,5 +1,3 @@
-// MARK: - StockMovement
-
 /// One row of the stock ledger: one change of one SKU's level. Every change of stock appends
 /// exactly one, in the same transaction as the change (an order placed or cancelled, an adjust, a
 /// set, an import), so for every SKU the deltas of its rows add up to its current level minus its

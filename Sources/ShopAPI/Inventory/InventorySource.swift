@@ -1,7 +1,5 @@
 import Dispatch
 
-// MARK: - InventorySource
-
 /// Where `inventory.check` gets live stock when it does not read the local store: an inventory
 /// service (`HTTPInventorySource`), or a test double. Without one the shop reads its own store.
 ///

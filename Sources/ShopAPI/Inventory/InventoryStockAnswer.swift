@@ -1,7 +1,5 @@
 import FoundationEssentials
 
-// MARK: - InventoryStockAnswer
-
 /// The inventory service's side of the contract (protocol.md, "Live inventory"): how a check
 /// becomes a request URL, and how a `200` body becomes levels, refusing every answer that could
 /// show a wrong number as stock. Pure functions of their inputs; thread-safe.

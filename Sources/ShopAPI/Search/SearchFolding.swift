@@ -1,5 +1,3 @@
-// MARK: - SearchFolding
-
 /// Removes the accents of lowercase Latin letters for search: `é` → `e`, `ş` → `s`, `ǖ` → `u`.
 /// A letter without a decomposition (`ø`, `ß`, `ł`) and letters of other scripts stay as they are.
 ///

@@ -1,5 +1,3 @@
-// MARK: - SearchMatching
-
 /// How the words of a query match a product (protocol.md, `catalog.search`), the same on every
 /// store:
 ///

@@ -1,5 +1,3 @@
-// MARK: - SearchTerms
-
 /// Splits a user's search text into the words search matches (`SearchText`'s words: letters and
 /// digits, lowercased, accents removed; everything else is a separator). So no user character
 /// ever reaches the store as query syntax (`"`, `*`, `%`, `(`, `-` … all vanish). Pure function;

@@ -1,5 +1,3 @@
-// MARK: - SearchText
-
 /// The words search sees in a text: what both stores index for a product and what a query is
 /// split into, computed here, in Swift, so that SQLite and PostgreSQL index exactly the same
 /// words and so answer every query alike (protocol.md, `catalog.search`).

@@ -1,5 +1,3 @@
-// MARK: - SearchVocabularyBuffer
-
 /// The words an import indexes, gathered so that each is added to the store's vocabulary
 /// (`ShopReadTransaction.indexedWords`; only the words `SearchMatching.isInVocabulary` keeps)
 /// once per batch rather than once per product: a set of words, handed to `flush` whenever it

@@ -1,5 +1,3 @@
-// MARK: - CatalogSeed
-
 /// The deterministic demo catalog written when a database is created: 240 products, `SKU-0001`
 /// … `SKU-0240`, 40 in each of 6 categories (SKUs cycle through the categories in the order
 /// books, coffee, electronics, garden, kitchen, toys). Names are "<adjective> <noun>" (unique);

@@ -1,5 +1,3 @@
-// MARK: - CatalogWords
-
 /// The word lists the demo catalog is generated from.
 enum CatalogWords {
     /// Per category: eight product nouns, selling points, and a dollar price range.

@@ -1,7 +1,5 @@
 import Dispatch  // DispatchTime
 
-// MARK: - ConnectionPool
-
 /// A connection a `ConnectionPool` can lend: it can end a transaction left open, and say whether it
 /// is still worth keeping afterwards.
 protocol PooledConnection: AnyObject {

@@ -1,7 +1,5 @@
 import SharedSupport
 
-// MARK: - InterruptSwitch
-
 /// A connection's one interrupt switch, reused by each caller in turn (no allocation per read).
 /// What it does when it fires is the store's: `sqlite3_interrupt` for SQLite, `PQcancel` for
 /// PostgreSQL.

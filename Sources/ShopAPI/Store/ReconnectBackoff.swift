@@ -1,5 +1,3 @@
-// MARK: - ReconnectBackoff
-
 /// When a `ConnectionPool` may try to open a connection again after opening one failed: not
 /// before a delay that starts at `initialMilliseconds` after the first failure, doubles with each
 /// further consecutive failure, and stays at `maximumMilliseconds`; a successful opening resets it.

@@ -1,5 +1,3 @@
-// MARK: - SeqBitSet
-
 /// A set of catalog positions (`products.seq`, from 1), one bit each: an import marks the
 /// products its file lists, so `--replace` can archive the others with 125 KB per million
 /// products instead of a set of SKUs. Value type; one thread.

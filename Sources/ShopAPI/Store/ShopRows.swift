@@ -13,8 +13,6 @@ protocol StoreRow {
 extension SQLiteStatement: StoreRow {}
 extension PostgreSQLRow: StoreRow {}
 
-// MARK: - ShopRows
-
 /// The shop's rows as both stores select them: the column lists and how a row of each becomes a
 /// domain value. One place, so the two stores cannot drift apart. Pure; any thread.
 enum ShopRows {

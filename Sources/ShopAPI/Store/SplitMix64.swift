@@ -1,5 +1,3 @@
-// MARK: - SplitMix64
-
 /// A tiny deterministic pseudo-random generator (SplitMix64): the same seed gives the same
 /// sequence on every platform and Swift version, which keeps the demo catalog stable.
 /// Not for anything secret. A value type; not shared between threads.

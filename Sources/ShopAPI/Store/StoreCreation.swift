@@ -1,5 +1,3 @@
-// MARK: - StoreCreation
-
 /// What a new store starts with, chosen by whoever creates it. Every later opening of the store
 /// keeps what it has.
 public enum StoreCreation: Sendable {

@@ -1,8 +1,6 @@
 import Foundation
 import XCTest
 
-// MARK: - CommandStore
-
 /// A store for tests of `shop-rpc import` and `export`, run as real processes: a SQLite file
 /// in a fresh temporary directory (not created yet), or a fresh PostgreSQL database when
 /// `SHOP_RPC_TEST_POSTGRES_URI` names a cluster (scripts/with-postgres).

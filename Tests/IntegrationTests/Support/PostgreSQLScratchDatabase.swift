@@ -1,8 +1,6 @@
 import Foundation
 import XCTest
 
-// MARK: - PostgreSQLScratchDatabase
-
 /// A fresh database on the cluster named by `SHOP_RPC_TEST_POSTGRES_URI` (set by
 /// `scripts/with-postgres`), created and dropped with `psql`, for tests of the real binary.
 struct PostgreSQLScratchDatabase {

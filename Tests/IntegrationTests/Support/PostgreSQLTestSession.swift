@@ -1,8 +1,6 @@
 import Foundation
 import XCTest
 
-// MARK: - PostgreSQLTestSession
-
 /// A `psql` process held open on one database, for tests that need another session beside the
 /// server under test (holding a row lock, reading `pg_stat_activity`). Statements go in on stdin;
 /// `waitFor(marker:)` waits for a line `\echo` printed. Every wait is bounded. Not thread-safe:

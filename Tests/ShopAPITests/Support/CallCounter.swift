@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - CallCounter
-
 /// Counts calls per index. Thread-safe.
 final class CallCounter: @unchecked Sendable {
     private let lock = NSLock()

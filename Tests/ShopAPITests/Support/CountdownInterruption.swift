@@ -1,8 +1,6 @@
 import Foundation
 @testable import ShopAPI
 
-// MARK: - CountdownInterruption
-
 /// Reports interrupted from its `n`-th `isInterrupted` read on (no handlers ever fire), to test
 /// checks between statements.
 final class CountdownInterruption: ShopInterruption, @unchecked Sendable {

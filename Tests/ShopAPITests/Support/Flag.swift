@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - Flag
-
 /// A thread-safe boolean that only goes from unset to set.
 final class Flag: @unchecked Sendable {
     private let lock = NSLock()

@@ -1,8 +1,6 @@
 import Foundation
 @testable import ShopAPI
 
-// MARK: - GateInterruption
-
 /// An interruption whose first `isInterrupted` read blocks until `open()`; it is never
 /// interrupted. Lets a test hold the writer inside a group while it submits more writes.
 final class GateInterruption: ShopInterruption, @unchecked Sendable {

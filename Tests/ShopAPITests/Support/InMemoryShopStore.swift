@@ -2,8 +2,6 @@ import Dispatch
 import Foundation
 @testable import ShopAPI
 
-// MARK: - InMemoryShopStore
-
 /// A fake `ShopStore` on dictionaries, so the service's rules can be tested without SQLite.
 /// Thread-safe: one lock; a write works on a copy of the state and keeps it only on success.
 final class InMemoryShopStore: ShopStore, @unchecked Sendable {

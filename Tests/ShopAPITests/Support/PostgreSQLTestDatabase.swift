@@ -2,8 +2,6 @@ import Foundation
 import XCTest
 @testable import ShopAPI
 
-// MARK: - PostgreSQLTestDatabase
-
 /// A fresh, empty PostgreSQL database for one test, on the cluster named by
 /// `SHOP_RPC_TEST_POSTGRES_URI` (set by `scripts/with-postgres`, which `scripts/test` uses).
 /// `drop()` removes it, closing any connection still open to it.

@@ -2,8 +2,6 @@ import Dispatch
 import Foundation
 @testable import ShopAPI
 
-// MARK: - ResultBox
-
 /// Collects completions. Thread-safe.
 final class ResultBox<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()

@@ -1,7 +1,5 @@
 @testable import ShopAPI
 
-// MARK: - RowListSource
-
 /// A `CatalogRowSource` over rows in memory, standing in for a file reader: it hands out `rows`
 /// in order, keeps the errors reported to it (and those it is told the "file" has, at the line
 /// they are to appear), and counts bytes as one per row.

@@ -1,8 +1,6 @@
 import XCTest
 @testable import ShopAPI
 
-// MARK: - StoreUnderTest
-
 /// A store the contract tests run against: SQLite (in memory) always, and PostgreSQL (a fresh
 /// database per test) when `SHOP_RPC_TEST_POSTGRES_URI` names a cluster.
 enum StoreUnderTest: String, CaseIterable {

@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - TemporaryDatabase
-
 /// A fresh directory for one test's database file; removed on `remove()`.
 struct TemporaryDatabase {
     let directory: URL

@@ -1,8 +1,6 @@
 import Foundation
 @testable import ShopAPI
 
-// MARK: - TestInterruption
-
 /// A controllable `ShopInterruption`. Thread-safe (one lock). Counts handlers so tests can check
 /// that the store unregisters what it registers.
 final class TestInterruption: ShopInterruption, @unchecked Sendable {

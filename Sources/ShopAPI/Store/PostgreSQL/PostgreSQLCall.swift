@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLCall
-
 /// One statement with `$1…$n` parameters, as `PostgreSQLConnection` sends several in one round
 /// trip (`inOneRoundTrip`, `beginWithFirstStatement`). Each is prepared once per connection,
 /// unless `prepared` is false: then it is planned for its own parameters every time (a search,

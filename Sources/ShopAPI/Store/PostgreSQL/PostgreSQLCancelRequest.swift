@@ -1,7 +1,5 @@
 import CPostgreSQL
 
-// MARK: - PostgreSQLCancelRequest
-
 /// A connection's cancel object (`PQgetCancel`): `send()` asks the server to cancel the running
 /// statement, over a short extra connection, blocking until it is delivered. libpq allows
 /// `PQcancel` from any thread; the connection's `InterruptSwitch` calls it under its lock, one at a

@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLCartLock
-
 /// The lock that serialises the writes of one cart on PostgreSQL: a transaction-scoped advisory
 /// lock keyed by the cart id (`pg_advisory_xact_lock(namespace, hashtext(cart_id))`), taken first
 /// by every cart write (`ShopWriteTransaction.lockCart`) and by `shop_place_order`, and released

@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLCatalogImport
-
 /// `ShopStore.importCatalog` on PostgreSQL: the file's rows applied with `CatalogRowMerge`'s
 /// rules in one `READ COMMITTED` transaction, a batch at a time: the store's products for a
 /// batch's SKUs are read in one query, each row decided here, new products copied (`COPY …

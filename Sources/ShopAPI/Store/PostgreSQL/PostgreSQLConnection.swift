@@ -8,8 +8,6 @@ import Darwin
 #endif
 import FoundationEssentials
 
-// MARK: - PostgreSQLConnection
-
 /// One libpq connection (`PGconn`), with the session settings the store relies on.
 ///
 /// Not thread-safe: one thread at a time. It is `@unchecked Sendable` only so it can move between

@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLCopyRows
-
 /// Rows in the text format of `COPY … FROM STDIN`: fields separated by tabs, rows ended by a
 /// newline, `\N` for NULL, and in each value a backslash, tab, newline and carriage return
 /// escaped with a backslash. Strings are first escaped as the store keeps all strings

@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLError
-
 /// A failed libpq call: the server's SQLSTATE (empty when the failure is on the client side, e.g.
 /// a lost connection) and libpq's message. Immutable; `Sendable`.
 struct PostgreSQLError: Error, Sendable, CustomStringConvertible {

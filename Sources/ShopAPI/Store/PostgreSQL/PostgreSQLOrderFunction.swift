@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLOrderFunction
-
 /// `OrderPlacement`'s rules as one PL/pgSQL function, `shop_place_order`, so that placing an order
 /// costs one round trip (its statement_timeout, the call and the commit, in libpq's pipeline
 /// mode) instead of eight. `create` is its current definition (`CREATE OR REPLACE FUNCTION`): a

@@ -1,7 +1,5 @@
 import CPostgreSQL
 
-// MARK: - PostgreSQLRow
-
 /// One row of a query result, read in text format. Valid only inside the row-mapping closure
 /// that received it (the result is cleared afterwards). Not thread-safe.
 struct PostgreSQLRow {

@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLSchema
-
 /// The PostgreSQL schema as an ordered list of migrations, versioned in `shop_schema_version`:
 /// the same tables as `SQLiteSchema` (SQLite), in PostgreSQL's dialect.
 ///

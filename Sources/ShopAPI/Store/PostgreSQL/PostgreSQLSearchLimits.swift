@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLSearchLimits
-
 /// The bounds of a PostgreSQL search's steps (`PostgreSQLShopTransaction.searchProducts`): how
 /// many products in catalog order the first step checks, and how many matches the second fetches
 /// from the GIN index. The defaults keep each step to a few milliseconds at a million products;

@@ -2,8 +2,6 @@ import Dispatch
 import FoundationEssentials
 import SharedSupport
 
-// MARK: - PostgreSQLShopStore
-
 /// `ShopStore` on PostgreSQL (libpq): a pool of connections shared by reads and writes, for
 /// several `shop-rpc` processes on one database.
 ///

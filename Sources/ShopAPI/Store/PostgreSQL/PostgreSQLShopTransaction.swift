@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLShopTransaction
-
 /// The shop's primitive reads and writes as SQL on one PostgreSQL connection, inside a
 /// transaction the store opened. Used only on the thread holding the connection, only during the
 /// transaction. Orders are not placed through it but by `shop_place_order`

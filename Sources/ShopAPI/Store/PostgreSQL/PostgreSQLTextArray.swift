@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLTextArray
-
 /// A `text[]` parameter, `{"a","b"}`: every element quoted, a quote or backslash in it escaped
 /// with a backslash. The elements are written as the store keeps strings (`PostgreSQLText`), and
 /// the literal itself is sent as it is (not escaped again as a string parameter would be).

@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLValue
-
 /// A query parameter, sent in libpq's text format (`nil` is SQL NULL).
 protocol PostgreSQLValue {
     var postgresText: String? { get }

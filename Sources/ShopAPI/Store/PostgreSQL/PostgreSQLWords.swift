@@ -1,5 +1,3 @@
-// MARK: - PostgreSQLWords
-
 /// Search words as PostgreSQL's text search types spell them: a `tsvector` of a product's words
 /// and a `tsquery` of a search's word groups, each lexeme quoted, so the server takes them as
 /// they are (no parser, no dictionary, no stemming): the index holds exactly `SearchText`'s

@@ -1,5 +1,3 @@
-// MARK: - PendingWrite
-
 /// One submitted write operation, type-erased so operations with different results can share a
 /// group. Immutable; `Sendable`.
 struct PendingWrite: Sendable {

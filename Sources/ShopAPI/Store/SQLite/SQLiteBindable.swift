@@ -1,7 +1,5 @@
 import CSQLite
 
-// MARK: - SQLiteBindable
-
 /// A Swift value that can fill a `?` parameter of a prepared statement.
 protocol SQLiteBindable {
     /// Binds `self` at 1-based `index`; returns SQLite's result code.

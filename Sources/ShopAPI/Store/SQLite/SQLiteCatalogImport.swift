@@ -1,5 +1,3 @@
-// MARK: - SQLiteCatalogImport
-
 /// `ShopStore.importCatalog` on SQLite: the file's rows applied with `CatalogRowMerge`'s rules,
 /// row by row, in one `BEGIN IMMEDIATE` transaction on the store's writer connection (a dry run:
 /// one read transaction, writing nothing).

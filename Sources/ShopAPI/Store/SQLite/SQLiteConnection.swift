@@ -1,7 +1,5 @@
 import CSQLite
 
-// MARK: - SQLiteConnection
-
 /// One SQLite connection (opened `SQLITE_OPEN_NOMUTEX`) with its prepared-statement cache.
 ///
 /// Not thread-safe: one thread at a time. It is `@unchecked Sendable` only so it can move between

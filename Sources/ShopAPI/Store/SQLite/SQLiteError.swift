@@ -1,7 +1,5 @@
 import CSQLite
 
-// MARK: - SQLiteError
-
 /// A failed SQLite call: its (extended) result code and SQLite's message. Immutable; `Sendable`.
 struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// Extended result code, e.g. `SQLITE_BUSY_SNAPSHOT`.

@@ -1,8 +1,6 @@
 import Dispatch
 import SharedSupport
 
-// MARK: - SQLiteGroupWriter
-
 /// Runs every write of one store on one connection, on one serial queue, grouping writes
 /// submitted close together into one transaction.
 ///

@@ -1,7 +1,5 @@
 import CSQLite
 
-// MARK: - SQLiteSchema
-
 /// The database schema as an ordered list of migrations, versioned by `PRAGMA user_version`.
 ///
 /// To change the schema, append a migration with the next version; never edit a shipped one.

@@ -1,5 +1,3 @@
-// MARK: - SQLiteSearchIndex
-
 /// The SQLite store's word index: `product_words`, an FTS5 table holding, for each product in the
 /// catalog, its `SearchText.productWords` under its catalog position (`rowid` = `products.seq`).
 ///

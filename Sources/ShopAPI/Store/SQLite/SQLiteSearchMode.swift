@@ -1,5 +1,3 @@
-// MARK: - SQLiteSearchMode
-
 /// How this store searches products, decided when it opens.
 enum SQLiteSearchMode: Sendable {
     /// The FTS5 word index `product_words` (`SQLiteSearchIndex`).

@@ -5,8 +5,6 @@ import FoundationEssentials
 import Glibc  // usleep
 #endif
 
-// MARK: - SQLiteShopStore
-
 /// `ShopStore` on SQLite: a pool of read connections plus one grouping writer.
 ///
 /// - A database file: one writer connection (WAL, `synchronous=FULL`) used only on the writer's

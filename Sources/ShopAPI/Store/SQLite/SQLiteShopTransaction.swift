@@ -1,5 +1,3 @@
-// MARK: - SQLiteShopTransaction
-
 /// The shop's primitive reads and writes as SQL on one connection, inside a transaction the
 /// store opened. Used only on the thread holding the connection, only during the transaction.
 ///

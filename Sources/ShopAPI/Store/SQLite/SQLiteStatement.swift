@@ -1,7 +1,5 @@
 import CSQLite
 
-// MARK: - SQLiteStatement
-
 /// One prepared statement, owned and cached by its `SQLiteConnection`.
 ///
 /// Not thread-safe: used only by the thread currently holding its connection. Always `reset()`
