@@ -42,7 +42,7 @@ let package = Package(
         // The VERSION file, embedded at build time: the one place shop-rpc's version is written.
         .target(name: "CShopVersion"),
         // Thin executable: flags, store, method table, run.
-        .executableTarget(name: "shop-rpc", dependencies: ["RPCServer", "ShopAPI", "ShopRPCBinding", "CShopVersion"]),
+        .executableTarget(name: "shop-rpc", dependencies: ["RPCServer", "ShopAPI", "ShopRPCBinding", "SharedSupport", "CShopVersion"]),
         // A server of someone else's, built on RPCServer alone: the library's smallest complete use.
         .executableTarget(name: "hello-rpc", dependencies: ["RPCServer"], path: "examples/hello-rpc"),
         .testTarget(name: "RPCServerTests", dependencies: ["RPCServer", "SharedSupport"]),

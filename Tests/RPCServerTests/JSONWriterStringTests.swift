@@ -15,6 +15,8 @@ final class JSONWriterStringTests: XCTestCase {
             case 0x0A: out += Array("\\n".utf8)
             case 0x0D: out += Array("\\r".utf8)
             case 0x09: out += Array("\\t".utf8)
+            case 0x08: out += Array("\\b".utf8)
+            case 0x0C: out += Array("\\f".utf8)
             case 0..<0x20: out += Array(("\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)).utf8)
             default: out.append(byte)
             }

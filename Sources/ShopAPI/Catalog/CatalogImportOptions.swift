@@ -1,5 +1,3 @@
-// MARK: - CatalogImportOptions
-
 /// How `shop-rpc import` treats the store (protocol.md, section 9). Immutable value; `Sendable`.
 public struct CatalogImportOptions: Sendable, Equatable {
     /// The file is the whole catalog: every product it does not list is archived.

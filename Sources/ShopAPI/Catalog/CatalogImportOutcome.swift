@@ -1,5 +1,3 @@
-// MARK: - CatalogImportOutcome
-
 /// How an import ended. Value type; `Sendable`.
 public struct CatalogImportOutcome: Sendable, Equatable {
     /// The counts; meaningful only when `committed` or for a dry run without errors.

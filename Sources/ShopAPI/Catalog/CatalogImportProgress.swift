@@ -1,5 +1,3 @@
-// MARK: - CatalogImportProgress
-
 /// How far an import has read, reported while it runs (for `shop-rpc import`'s progress line).
 /// Value type; `Sendable`.
 public struct CatalogImportProgress: Sendable, Equatable {

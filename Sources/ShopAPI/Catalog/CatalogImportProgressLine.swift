@@ -1,5 +1,3 @@
-// MARK: - CatalogImportProgressLine
-
 /// The progress line `shop-rpc import` draws on a terminal: rows read, rows a second, and how much
 /// of the file is read when its size is known (`1234567 rows, 81234 rows/s, 42% of the file`),
 /// redrawn at most every `minimumRedrawNanoseconds`. Pure value on an injected clock (nanoseconds

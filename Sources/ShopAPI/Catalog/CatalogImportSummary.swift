@@ -1,5 +1,3 @@
-// MARK: - CatalogImportSummary
-
 /// What an import did, or would do (`--dry-run`), as `shop-rpc import` prints it on stdout
 /// (protocol.md, section 9). Value type; `Sendable`.
 ///

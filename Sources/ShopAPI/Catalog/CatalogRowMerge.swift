@@ -1,5 +1,3 @@
-// MARK: - CatalogRowMerge
-
 /// The import's rules for one row against the product the store has under its SKU, if any
 /// (protocol.md, section 9). The one place they are written: both stores apply rows through it
 /// (SQLite row by row, PostgreSQL a batch at a time), and so will the admin methods that add or

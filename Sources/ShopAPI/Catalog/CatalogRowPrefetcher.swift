@@ -1,7 +1,5 @@
 import Dispatch
 
-// MARK: - CatalogRowPrefetcher
-
 /// Reads an import's rows on a thread of its own, a few batches ahead of the store that writes
 /// them, so that reading and checking the file (the reader's work) and writing the store (the
 /// store's) run at the same time on two cores instead of one after the other. Memory stays

@@ -1,5 +1,3 @@
-// MARK: - CatalogRowSource
-
 /// Where `shop-rpc import` takes its rows from: a catalog file's reader, which checks every
 /// file-level rule (protocol.md, "Catalog files") and hands over only good rows, in file order.
 ///

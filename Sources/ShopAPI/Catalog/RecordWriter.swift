@@ -1,3 +1,5 @@
+import SharedSupport  // JSONStringLiteral
+
 /// Writes records of named fields as CSV or NDJSON, streaming, in constant memory: it fills a
 /// buffer and hands it to its sink whenever it is full, so an export of any size holds one buffer
 /// (64 KiB by default) and one field at a time.
@@ -45,7 +47,7 @@ public struct RecordWriter<Sink: ByteSink> {
         buffer.reserveCapacity(self.bufferSize + 1024)
         memberPrefixes = columns.map { name in
             var prefix: [UInt8] = []
-            JSONStringEscaping.append(name, to: &prefix)
+            JSONStringLiteral.append(name, to: &prefix)
             prefix.append(UInt8(ascii: ":"))
             return prefix
         }
@@ -63,7 +65,7 @@ public struct RecordWriter<Sink: ByteSink> {
         beginField()
         switch format {
         case .csv: CSVFieldEncoding.append(value, onlyField: columns.count == 1, to: &buffer)
-        case .ndjson: JSONStringEscaping.append(value, to: &buffer)
+        case .ndjson: JSONStringLiteral.append(value, to: &buffer)
         }
         try endField()
     }

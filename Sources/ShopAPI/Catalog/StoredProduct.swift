@@ -1,5 +1,3 @@
-// MARK: - StoredProduct
-
 /// A product as a store keeps it, with what the import's rules look at besides its fields: its
 /// stock, whether it is archived, and its place in catalog order. Value type; `Sendable`.
 struct StoredProduct: Sendable, Equatable {
