@@ -39,6 +39,7 @@ final class CatalogLiveImportTests: XCTestCase {
             try prepare(store)
             let server = try ServerProcess(["--db", store.location])
             defer { server.closeInput() }
+            waitUntilServing(server)
             let importer = try startImport(store)
             let lines = importedCatalog.split(separator: "\n", omittingEmptySubsequences: false)
             importer.send(lines.prefix(2000).joined(separator: "\n") + "\n")
@@ -72,6 +73,13 @@ final class CatalogLiveImportTests: XCTestCase {
         }
     }
 
+    /// Returns once `server` has opened the store and answers (opening may write, and so must not
+    /// meet an import's lock: on a loaded machine the import could otherwise start first).
+    private func waitUntilServing(_ server: ServerProcess) {
+        server.sendLine(rpc(0, "ping"))
+        XCTAssertEqual((server.readJSON(timeout: 60) as? [String: Any])?["id"] as? Int, 0, "the server answers once the store is open")
+    }
+
     /// SQLite: the import holds the file's write lock for its whole transaction, so a server's
     /// write waits its busy timeout (5 s) and then fails with the retryable StoreBusy.
     func test_sqlite_aServersWriteDuringAnImport_failsWithStoreBusy_andSucceedsAfter() throws {
@@ -80,6 +88,7 @@ final class CatalogLiveImportTests: XCTestCase {
         try prepare(store)
         let server = try ServerProcess(["--db", store.location])
         defer { server.closeInput() }
+        waitUntilServing(server)
         let importer = try startImport(store)
         importer.send("sku,stock\nOLD-00001,5\n")
         // The import opens its transaction as it starts; until then a write may still get through.
