@@ -91,12 +91,17 @@ final class CatalogLiveImportTests: XCTestCase {
         waitUntilServing(server)
         let importer = try startImport(store)
         importer.send("sku,stock\nOLD-00001,5\n")
-        // The import opens its transaction as it starts; until then a write may still get through.
+        // The import opens its transaction once it has started and read its first rows; until then
+        // a write still gets through. Writes are tried until one meets the import's lock (each
+        // then waits the 5 s busy timeout); the two minutes only guard against a hang.
         var busy: [String: Any]?
-        for attempt in 1...6 where busy == nil {
+        let giveUp = Date().addingTimeInterval(120)
+        var attempt = 0
+        while busy == nil, Date() < giveUp {
+            attempt += 1
             server.sendLine(rpc(attempt, "cart.add", ["cartId": "c\(attempt)", "sku": "OLD-00002", "quantity": 1]))
-            let reply = server.readJSON(timeout: 30) as? [String: Any]
-            if reply?.errorCode == 1010 { busy = reply }
+            guard let reply = server.readJSON(timeout: 30) as? [String: Any] else { break }
+            if reply.errorCode == 1010 { busy = reply } else { usleep(20_000) }
         }
         XCTAssertEqual(busy?.errorType, "StoreBusy")
         XCTAssertNotNil(busy?.errorData?["detail"] as? String)
