@@ -43,7 +43,10 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     /// Connects to `uri` (any libpq connection URI or `key=value` string), then sets the session
     /// up: `synchronous_commit = on` (a reply after COMMIT means the order is on disk),
     /// `READ COMMITTED` for transactions without BEGIN (`inOneRoundTrip`), `statement_timeout`,
-    /// `lock_timeout`, UTC time zone.
+    /// `lock_timeout`, UTC time zone, and no JIT compilation (where the server has it): every
+    /// statement here is short, and a plan whose cost a planner setting inflates (`enable_seqscan
+    /// = off` in `shop_place_order`, the search's bitmap step) would otherwise be compiled again at
+    /// each execution, tens of milliseconds for a lookup of microseconds.
     ///
     /// - Throws: `PostgreSQLError` with libpq's message (bad URI, unknown database or role,
     ///   unreachable server after `connectTimeoutSeconds`), or why libpq cannot be loaded (it
@@ -72,7 +75,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         }
         handle = opened
         interruptSwitch = InterruptSwitch(interrupt: PostgreSQLCancelRequest(cancel: cancel).send)
-        try executeNow("SET synchronous_commit = on; SET default_transaction_isolation = 'read committed'; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET lock_timeout = \(Self.lockTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning")
+        try executeNow("SET synchronous_commit = on; SET default_transaction_isolation = 'read committed'; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET lock_timeout = \(Self.lockTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning; SELECT set_config('jit', 'off', false) FROM pg_settings WHERE name = 'jit'")
     }
 
     deinit {

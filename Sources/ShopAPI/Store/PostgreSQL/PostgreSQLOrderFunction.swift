@@ -63,9 +63,10 @@ enum PostgreSQLOrderFunction {
             v_line BIGINT;
             v_short BIGINT;
         BEGIN
-            -- The store's currency when the caller does not know it yet: every product has it.
+            -- The store's currency when the caller does not know it yet: every product has it
+            -- (the first by key, so the lookup is an index probe like every other statement here).
             IF p_currency IS NULL THEN
-                SELECT p.currency INTO p_currency FROM products p LIMIT 1;
+                SELECT p.currency INTO p_currency FROM products p ORDER BY p.sku LIMIT 1;
                 p_currency := coalesce(p_currency, 'USD');
             END IF;
             PERFORM \(PostgreSQLCartLock.call("p_cart_id"));
