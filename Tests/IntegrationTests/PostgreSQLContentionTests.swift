@@ -53,17 +53,7 @@ final class PostgreSQLContentionTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("shop.sqlite").path
-        try placeContendedOrders(store: ["--db", file], postgres: false) { sql in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["sqlite3", "-batch", "-cmd", ".timeout 10000", file, sql]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            process.waitUntilExit()
-            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        try placeContendedOrders(store: ["--db", file], postgres: false) { sql in try sqliteShell(file, sql) }
     }
 
     /// Sets the hot SKUs' stock through `sql` (a query runner on the store's database), places

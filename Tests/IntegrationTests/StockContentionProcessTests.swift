@@ -28,7 +28,7 @@ final class StockContentionProcessTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("shop.sqlite").path
-        try runContention(store: ["--db", file]) { sql in try Self.sqlite(file, sql) }
+        try runContention(store: ["--db", file]) { sql in try sqliteShell(file, sql) }
     }
 
     func test_placeCancelAndAdjust_fromFourProcessesOnOnePostgreSQLDatabase_ledgerAddsUp_nothingNegative() throws {
@@ -190,19 +190,5 @@ final class StockContentionProcessTests: XCTestCase {
     /// then, so some are refused.
     private static func adjustDelta(process: Int, _ n: Int) -> Int {
         [5, -3, 12, -60, 2, -7, 1, -45][(process + n) % 8]
-    }
-
-    /// Runs one statement with Debian's `sqlite3` on `file`; its rows as `a|b` lines.
-    private static func sqlite(_ file: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", "-batch", "-cmd", ".timeout 10000", file, sql]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, sql)
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
