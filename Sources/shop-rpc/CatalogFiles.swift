@@ -12,9 +12,8 @@ enum CatalogFiles {
     /// Writes the records `body` gives to `fileDescriptor` as `format`, with these columns, then
     /// what is still buffered.
     static func write(format: CatalogFileFormat, columns: [String], to fileDescriptor: Int32,
-                      _ body: (inout any ExportRecordWriter) throws -> Void) throws {
-        var writer: any ExportRecordWriter = FileRecords(
-            writer: RecordWriter(format: format, columns: columns, sink: FileDescriptorSink(fileDescriptor: fileDescriptor)))
+                      _ body: (inout RecordWriter<FileDescriptorSink>) throws -> Void) throws {
+        var writer = RecordWriter(format: format, columns: columns, sink: FileDescriptorSink(fileDescriptor: fileDescriptor))
         try body(&writer)
         try writer.finish()
     }
@@ -50,32 +49,10 @@ enum CatalogFiles {
             return lines
         }
     }
-
-    /// `RecordWriter` on a file descriptor, as an export writes.
-    private struct FileRecords: ExportRecordWriter {
-        var writer: RecordWriter<FileDescriptorSink>
-
-        mutating func write(_ value: String) throws { try writer.write(value) }
-        mutating func write(_ value: Int) throws { try writer.write(value) }
-        mutating func writeNull() throws { try writer.writeNull() }
-        mutating func endRecord() throws { try writer.endRecord() }
-        mutating func finish() throws { try writer.finish() }
-    }
 }
 
 /// An import's source of rows, and the lines that report its errors (`FILE:LINE: field:
 /// message`, at most 50, then a count of the rest).
 protocol ImportFileSource: CatalogRowSource {
     func errorReport(file: String) -> [String]
-}
-
-/// Writes an export's records, field by field, each ended by `endRecord()`; `finish()` writes
-/// out what is buffered.
-protocol ExportRecordWriter {
-    mutating func write(_ value: String) throws
-    mutating func write(_ value: Int) throws
-    /// An absent field: an empty CSV cell, no member in NDJSON.
-    mutating func writeNull() throws
-    mutating func endRecord() throws
-    mutating func finish() throws
 }

@@ -22,8 +22,8 @@ enum ExportCommand {
 
         var columns: [String] {
             switch self {
-            case .products: ["sku", "name", "description", "category", "priceCents", "currency", "stock"]
-            case .stock: ["sku", "stock"]
+            case .products: CatalogColumn.allCases.map(\.rawValue)
+            case .stock: [CatalogColumn.sku.rawValue, CatalogColumn.stock.rawValue]
             case .orders: ["orderId", "createdAt", "cartId", "status", "currency", "totalCents", "line", "sku", "quantity", "unitPriceCents"]
             case .ledger: ["seq", "at", "sku", "delta", "availableAfter", "reason", "orderId", "source", "actor"]
             }
@@ -85,19 +85,10 @@ enum ExportCommand {
         exit(0)
     }
 
-    private static func export(_ subject: Subject, from service: ShopService, since: OrderTime?, to writer: inout any ExportRecordWriter) throws {
+    private static func export(_ subject: Subject, from service: ShopService, since: OrderTime?, to writer: inout RecordWriter<FileDescriptorSink>) throws {
         switch subject {
         case .products:
-            try service.exportProducts { product, stock in
-                try writer.write(product.sku)
-                try writer.write(product.name)
-                try writer.write(product.description)
-                try writer.write(product.category)
-                try writer.write(product.priceCents)
-                try writer.write(product.currency)
-                try writer.write(stock)
-                try writer.endRecord()
-            }
+            try service.exportProducts { product, stock in try writer.writeProduct(product, stock: stock) }
         case .stock:
             try service.exportProducts { product, stock in
                 try writer.write(product.sku)

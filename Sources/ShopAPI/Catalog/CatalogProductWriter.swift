@@ -14,14 +14,7 @@ public struct CatalogProductWriter<Sink: ByteSink> {
 
     /// Writes one product with its stock.
     public mutating func write(_ product: Product, stock: Int) throws(ByteSinkError) {
-        try writer.write(product.sku)
-        try writer.write(product.name)
-        try writer.write(product.description)
-        try writer.write(product.category)
-        try writer.write(product.priceCents)
-        try writer.write(product.currency)
-        try writer.write(stock)
-        try writer.endRecord()
+        try writer.writeProduct(product, stock: stock)
     }
 
     /// Writes one row; a nil field is an empty CSV cell or a member left out of the NDJSON object.
@@ -39,5 +32,21 @@ public struct CatalogProductWriter<Sink: ByteSink> {
     /// Writes out what is buffered.
     public mutating func finish() throws(ByteSinkError) {
         try writer.finish()
+    }
+}
+
+extension RecordWriter {
+    /// Writes one product with its stock as a record of a catalog file's columns
+    /// (`CatalogColumn.allCases`, in that order): what `export products` and `CatalogProductWriter`
+    /// write, so that an export reads back as the rows it came from.
+    public mutating func writeProduct(_ product: Product, stock: Int) throws(ByteSinkError) {
+        try write(product.sku)
+        try write(product.name)
+        try write(product.description)
+        try write(product.category)
+        try write(product.priceCents)
+        try write(product.currency)
+        try write(stock)
+        try endRecord()
     }
 }
