@@ -108,57 +108,19 @@ package struct JSONParser {
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= maxDepth else { throw JSONParseError("nesting deeper than \(maxDepth) levels", at: index) }
-        index += 1  // {
         var members: [JSONObject.Member] = []
-        skipWhitespace()
-        if !atEnd, current == UInt8(ascii: "}") {
-            index += 1
-            return .object(JSONObject(members))
-        }
-        members.reserveCapacity(4)  // a request's envelope has 4 members: one allocation, not three
-        while true {
-            skipWhitespace()
-            guard !atEnd, current == UInt8(ascii: "\"") else {
-                throw JSONParseError(atEnd ? "unexpected end of input in object" : "expected a string key", at: index)
-            }
-            let key = try parseString()
-            skipWhitespace()
-            guard !atEnd, current == UInt8(ascii: ":") else { throw JSONParseError("expected ':' after key", at: index) }
-            index += 1
-            skipWhitespace()
-            let value = try parseValue(depth: depth)
+        try parseMembers(depth: depth, into: &members) { members, key, value in
+            if members.isEmpty { members.reserveCapacity(4) }  // a request's envelope has 4 members: one allocation, not three
             members.append(JSONObject.Member(key: key, value: value))
-            skipWhitespace()
-            guard !atEnd else { throw JSONParseError("unexpected end of input in object", at: index) }
-            switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(JSONObject(members))
-            default: throw JSONParseError("expected ',' or '}' in object", at: index)
-            }
         }
+        return .object(JSONObject(members))
     }
 
-    /// `parseObject` at depth 1, step for step (the same errors at the same places), keeping the
+    /// `parseObject` at depth 1 (the same steps and errors at the same places), keeping the
     /// envelope's members only.
     private mutating func parseEnvelopeObject() throws(JSONParseError) -> EnvelopeMembers {
         var members = EnvelopeMembers()
-        index += 1  // {
-        skipWhitespace()
-        if !atEnd, current == UInt8(ascii: "}") {
-            index += 1
-            return members
-        }
-        while true {
-            skipWhitespace()
-            guard !atEnd, current == UInt8(ascii: "\"") else {
-                throw JSONParseError(atEnd ? "unexpected end of input in object" : "expected a string key", at: index)
-            }
-            let key = try parseString()
-            skipWhitespace()
-            guard !atEnd, current == UInt8(ascii: ":") else { throw JSONParseError("expected ':' after key", at: index) }
-            index += 1
-            skipWhitespace()
-            let value = try parseValue(depth: 1)
+        try parseMembers(depth: 1, into: &members) { members, key, value in
             switch key {
             case "jsonrpc": members.jsonrpc = value
             case "method": members.method = value
@@ -166,11 +128,39 @@ package struct JSONParser {
             case "id": members.id = value
             default: break
             }
+        }
+        return members
+    }
+
+    /// Parses the object whose `{` is at `index`, handing each member to `take` with `kept` in order (values
+    /// parsed at `depth`), and leaves `index` past its `}`. The one member loop of both object
+    /// parsers, so a request parsed into its envelope and any other object fail alike.
+    @inline(__always)
+    private mutating func parseMembers<Kept>(
+        depth: Int, into kept: inout Kept, _ take: (inout Kept, String, JSONValue) -> Void
+    ) throws(JSONParseError) {
+        index += 1  // {
+        skipWhitespace()
+        if !atEnd, current == UInt8(ascii: "}") {
+            index += 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard !atEnd, current == UInt8(ascii: "\"") else {
+                throw JSONParseError(atEnd ? "unexpected end of input in object" : "expected a string key", at: index)
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard !atEnd, current == UInt8(ascii: ":") else { throw JSONParseError("expected ':' after key", at: index) }
+            index += 1
+            skipWhitespace()
+            take(&kept, key, try parseValue(depth: depth))
             skipWhitespace()
             guard !atEnd else { throw JSONParseError("unexpected end of input in object", at: index) }
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return members
+            case UInt8(ascii: "}"): index += 1; return
             default: throw JSONParseError("expected ',' or '}' in object", at: index)
             }
         }
