@@ -176,8 +176,25 @@ final class SQLiteConnection: @unchecked Sendable {  // one caller at a time, th
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Rolls back an open transaction, if any; used to leave the connection clean after a failure.
+    ///
+    /// Every statement still running is reset first. An interrupt (`sqlite3_interrupt`) stays in
+    /// force until no statement of the connection runs, and an FTS5 table interrupted in the
+    /// middle of a write can leave one of its own statements running: until it is reset, every
+    /// statement, ROLLBACK included, would fail with SQLITE_INTERRUPT, and the transaction would
+    /// stay open under the next caller.
     func rollbackIfInTransaction() {
+        resetRunningStatements()
         if !isAutocommit { try? execute("ROLLBACK") }
+    }
+
+    /// Resets every statement of this connection that has been stepped and not reset or run to
+    /// its end, ours and SQLite's own (FTS5's).
+    private func resetRunningStatements() {
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let running = statement {
+            if sqlite3_stmt_busy(running) != 0 { sqlite3_reset(running) }
+            statement = sqlite3_next_stmt(handle, running)
+        }
     }
 
     private func lastError(_ code: Int32) -> SQLiteError {
