@@ -43,7 +43,7 @@ extension RPCEngine {
         guard let idValue, let id = RequestID(idValue), let call = inflight.withLock({ $0.call(withID: id) }) else { return }
         var sendsReply = true
         if silently, case .channel = call.target { sendsReply = false }
-        call.settle(.failure(.cancelled(method: call.method)), sendsReply: sendsReply, ending: .clientCancel)
+        call.interrupt(.clientCancel(sendsReply: sendsReply))
     }
 
     /// The `rpc.stats` result: the counts of every method served (a copy-on-write copy under

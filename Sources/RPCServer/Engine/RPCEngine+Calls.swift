@@ -27,7 +27,7 @@ extension RPCEngine {
         }
 
         let call = Call(id: request.id, method: method.spec.name, statsSlot: method.statsSlot, deadlineMs: deadlineMs,
-                        deadlineMessage: method.spec.deadlineMessage, target: target, replyStyle: replyStyle,
+                        deadlineMessage: method.spec.deadlineMessage, interruptionReply: method.spec.interruptionReply, target: target, replyStyle: replyStyle,
                         progress: progress, deadlines: deadlines, owner: self)
         guard updatingInflight({ $0.register(call, refusingBatchIDs: !idCheckedOnArrival) }) else {
             // A duplicate id (for a batch element or an MCP tool call, checked on arrival and never
@@ -70,24 +70,17 @@ extension RPCEngine {
     /// Runs the handler now unless the call is already over, and settles the call with its outcome.
     private static func invoke(_ call: Call, method: ResolvedMethod, params: JSONValue?, context: CallContext,
                                release: @escaping @Sendable () -> Void) {
-        guard !call.token.isCancelled else { return release() }
+        guard call.beginWork() else { return release() }
         switch method.spec.handler {
         case .synchronous(let handler):
             let result = Result { try handler(params, context) }
             release()
-            settle(call, with: result)
+            call.finishWork(result)
         case .completion(let handler):
             handler(params, context) { result in
                 release()
-                settle(call, with: result)
+                call.finishWork(result)
             }
-        }
-    }
-
-    private static func settle(_ call: Call, with result: Result<ResultJSON, any Error>) {
-        switch result {
-        case .success(let value): call.settle(.success(value))
-        case .failure(let error): call.fail(error)
         }
     }
 

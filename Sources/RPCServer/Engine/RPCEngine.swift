@@ -193,9 +193,11 @@ package final class RPCEngine: Sendable, CallOwner {
     }
 
     /// Ends every call still in flight: requests are answered with `ShuttingDown`, notifications end
-    /// silently; the work of both is cancelled. Thread-safe.
+    /// silently; the work of both is cancelled. A call of a method answered `.afterWorkStops`
+    /// whose handler runs is answered when its work stops (its result if that work was done).
+    /// Thread-safe.
     package func abortAllInflight() {
-        for call in inflight.withLock({ $0.calls }) { call.settle(.failure(.shuttingDown(method: call.method)), ending: .shutdown) }
+        for call in inflight.withLock({ $0.calls }) { call.interrupt(.shutdown) }
     }
 
     /// Whether the client opened an MCP session. - Important: call on the reader queue.

@@ -43,6 +43,9 @@ public struct MethodSpec: Sendable {
     /// scope does not serve the method (see `scoped(_:)`). Nil: the method has no scope, and is
     /// served only when the server restricts nothing (`allowedScopes` nil).
     public var scope: String?
+    /// How a call that passes its deadline or is cancelled is answered: at once (the default), or
+    /// once its work has stopped, with its result if the work was done (see `answeringInterruptionsAfterWorkStops()`).
+    public var interruptionReply = InterruptionReply.immediately
     public var paramsSchema: JSONValue
     public var resultSchema: JSONValue
     /// Where the handler starts: nil means the engine's concurrent work queue. A method whose work
@@ -89,6 +92,23 @@ public struct MethodSpec: Sendable {
     public func scoped(_ scope: String) -> MethodSpec {
         var copy = self
         copy.scope = scope
+        return copy
+    }
+
+    /// This method with interrupted calls answered once their work has stopped
+    /// (`InterruptionReply.afterWorkStops`): a deadline, a client's cancel or shutdown fires the
+    /// call's token, and the reply is the handler's result if it completed the work anyway, or
+    /// the -32001, -32800 or -32002 error if it failed, never an error for work that was done.
+    /// The handler must stop promptly once the token fires (a database write rolls back).
+    ///
+    /// ```swift
+    /// let save = MethodSpec.callback("notes.save", params: Note.self) { note, context, done in
+    ///     store.save(note, interruptedBy: context.cancellation, completion: done)  // rolls back if cancelled in time
+    /// }.answeringInterruptionsAfterWorkStops()
+    /// ```
+    public func answeringInterruptionsAfterWorkStops() -> MethodSpec {
+        var copy = self
+        copy.interruptionReply = .afterWorkStops
         return copy
     }
 
