@@ -91,7 +91,7 @@ public enum ShopMethods {
                       summary: "Adds or changes up to 1000 products with the catalog import's rules, all or nothing; answers the import's summary.",
                       params: ProductsUpsertParams.schema, result: Schemas.importSummary,
                       hints: MethodHints(destructive: true, idempotent: true)) { params, call in
-                try service.upsertProducts(ndjson: ProductsUpsertParams.ndjson(params.products), actor: call.actor)
+                try service.upsertProducts(ndjson: ProductsUpsertParams.ndjson(params.products), actor: call.actor, interruption: call.interruption)
             },
             admin("admin.products.archive", ProductsArchiveParams.self,
                   summary: "Takes products out of the catalog as an import with --replace does (their stock and orders kept); all or nothing.",
@@ -149,7 +149,8 @@ public enum ShopMethods {
     }
 
     /// An operator's write that runs synchronously on the engine's work queue (an upsert is a
-    /// catalog import, which holds its connection while it runs), in the admin scope.
+    /// catalog import, which holds its connection while it runs), in the admin scope. Interrupted,
+    /// it is answered as `write` is.
     private static func adminSync<Params: ValidatedParams, Output: Encodable & Sendable>(
         _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
         _ body: @escaping @Sendable (Params, ShopCall) throws -> Output
@@ -162,11 +163,13 @@ public enum ShopMethods {
             })
         }
         .hinting(hints)
+        .answeringInterruptionsAfterWorkStops()
         .scoped(ShopScope.admin.rawValue)
     }
 
     /// A store write, handed to the service's grouping writer; its completion ends the call. In
-    /// the write scope.
+    /// the write scope. A deadline or cancel that arrives while it runs is answered once the write
+    /// has stopped: its result if it committed, the -32001 or -32800 if it rolled back.
     private static func write<Params: ValidatedParams, Output: Encodable & Sendable>(
         _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
         _ body: @escaping @Sendable (Params, ShopCall, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
@@ -181,6 +184,7 @@ public enum ShopMethods {
             body(params, ShopCall(context)) { result in completion(result.mapError { $0 }) }
         }
         .hinting(hints)
+        .answeringInterruptionsAfterWorkStops()
         .scoped(ShopScope.write.rawValue)
     }
 }

@@ -4,8 +4,8 @@ import XCTest
 /// `admin.products.upsert` (the catalog import's rules, from products given as NDJSON lines) and
 /// `admin.products.archive` (as `import --replace` archives), on both stores.
 final class AdminProductsTests: StoreContractTestCase {
-    private func upsert(_ lines: [String], actor: String? = nil) throws -> CatalogImportSummary {
-        try service.upsertProducts(ndjson: Array(lines.map { $0 + "\n" }.joined().utf8), actor: actor)
+    private func upsert(_ lines: [String], actor: String? = nil, interruption: (any ShopInterruption)? = nil) throws -> CatalogImportSummary {
+        try service.upsertProducts(ndjson: Array(lines.map { $0 + "\n" }.joined().utf8), actor: actor, interruption: interruption)
     }
 
     private func archive(_ skus: [String]) -> Result<ProductsArchived, ShopError> {

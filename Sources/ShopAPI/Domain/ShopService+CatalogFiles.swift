@@ -7,7 +7,8 @@ extension ShopService {
     /// Imports a catalog file's rows, all or nothing (protocol.md, section 9): see
     /// `ShopStore.importCatalog`. Each level it changes appends a ledger row (reason `import`,
     /// source `ledgerSource`, `actor`). The caller reports the errors `source` collected when the
-    /// outcome is not committed (and it was no dry run).
+    /// outcome is not committed (and it was no dry run). `interruption` stops and rolls back an
+    /// import that has not committed yet (`.interrupted`).
     ///
     /// ```swift
     /// var source = MyReader(path)
@@ -15,18 +16,19 @@ extension ShopService {
     /// if source.hasErrors { printErrors(source) } else { print(outcome.summary.json) }
     /// ```
     /// - Throws: `ShopError` when the store fails (`.storeBusy` when another writer holds it too
-    ///   long); row errors are never thrown, they go to `source`.
+    ///   long) or the import was interrupted (`.interrupted`, nothing written); row errors are
+    ///   never thrown, they go to `source`.
     ///
     /// The file is read on a thread of its own, a few batches ahead of the store
     /// (`CatalogRowPrefetcher`), so reading and writing use two cores.
     public func importCatalog<Source: CatalogRowSource>(
         from source: inout Source, options: CatalogImportOptions, ledgerSource: String = ShopService.importSource, actor: String? = nil,
-        progress: (CatalogImportProgress) -> Void = { _ in }
+        interruption: (any ShopInterruption)? = nil, progress: (CatalogImportProgress) -> Void = { _ in }
     ) throws(ShopError) -> CatalogImportOutcome {
         let stockChanges = StockChangeCause.operation(.import, source: ledgerSource, actor: actor, at: OrderStamp.timestamp(now()))
         do {
             return try CatalogRowPrefetcher.run(&source) { prefetched in
-                try store.importCatalog(from: &prefetched, options: options, stockChanges: stockChanges, progress: progress)
+                try store.importCatalog(from: &prefetched, options: options, stockChanges: stockChanges, interruption: interruption, progress: progress)
             }
         } catch let error as ShopError {
             throw error

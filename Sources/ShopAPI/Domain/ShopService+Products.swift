@@ -16,11 +16,15 @@ extension ShopService {
     /// Every level it changes appends a ledger row (reason `import`, source
     /// `admin.products.upsert`, `actor`).
     ///
-    /// - Throws: `.invalidProducts` when any product breaks a rule (nothing written); `.storage`
-    ///   and `.storeBusy` as the import does.
-    public func upsertProducts(ndjson: [UInt8], actor: String?) throws(ShopError) -> CatalogImportSummary {
+    /// `interruption` (the call's deadline or cancel) stops it: then nothing is written and it
+    /// throws `.interrupted`, unless it had already committed, when it returns the summary.
+    ///
+    /// - Throws: `.invalidProducts` when any product breaks a rule (nothing written);
+    ///   `.interrupted`; `.storage` and `.storeBusy` as the import does.
+    public func upsertProducts(ndjson: [UInt8], actor: String?, interruption: (any ShopInterruption)?) throws(ShopError) -> CatalogImportSummary {
         var rows = ProductRows(reader: CatalogFileReader(format: .ndjson, source: MemorySource(ndjson)))
-        let outcome = try importCatalog(from: &rows, options: CatalogImportOptions(), ledgerSource: Self.upsertSource, actor: actor)
+        let outcome = try importCatalog(from: &rows, options: CatalogImportOptions(), ledgerSource: Self.upsertSource, actor: actor,
+                                        interruption: interruption)
         let errors = rows.reader.errors
         guard errors.isEmpty else {
             throw ShopError.invalidProducts(errors: errors.shown.sorted { $0.line < $1.line }, more: errors.notShownCount)

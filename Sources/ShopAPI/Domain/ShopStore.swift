@@ -53,9 +53,14 @@ protocol ShopStore: Sendable {
     /// Every level the import changes (a new product's stock when not 0, a row's `stock` that
     /// differs) appends its ledger row with `stockChanges` (reason `import`), in the same
     /// transaction; the delta is taken from the level the row replaces at that moment.
+    ///
+    /// `interruption` (an `admin.products.upsert` call's deadline or cancel) stops the import and
+    /// rolls it back (`.interrupted`) as long as it has not committed: its statements are
+    /// interrupted and it is checked between rows and right before COMMIT. Once COMMIT has
+    /// succeeded the import returns its outcome whatever fires after.
     func importCatalog<Source: CatalogRowSource>(
         from source: inout Source, options: CatalogImportOptions, stockChanges: StockChangeCause,
-        progress: (CatalogImportProgress) -> Void
+        interruption: (any ShopInterruption)?, progress: (CatalogImportProgress) -> Void
     ) throws(ShopError) -> CatalogImportOutcome
 
     /// Calls `body` with every product in the catalog and its stock, in SKU order, from one

@@ -95,7 +95,7 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
     /// `CatalogRowMerge`'s rules over the dictionaries, all or nothing.
     func importCatalog<Source: CatalogRowSource>(
         from source: inout Source, options: CatalogImportOptions, stockChanges: StockChangeCause,
-        progress: (CatalogImportProgress) -> Void
+        interruption: (any ShopInterruption)?, progress: (CatalogImportProgress) -> Void
     ) throws(ShopError) -> CatalogImportOutcome {
         var state = lock.withLock { self.state }
         var summary = CatalogImportSummary()

@@ -29,6 +29,9 @@ struct PostgreSQLCatalogImport {
     let options: CatalogImportOptions
     /// What the ledger rows of the levels this import changes record.
     let stockChanges: StockChangeCause
+    /// Stops the import before it commits (checked between rows and before COMMIT; the store
+    /// cancels its statements with `PQcancel`).
+    var interruption: (any ShopInterruption)?
 
     func run<Source: CatalogRowSource>(_ source: inout Source, progress: (CatalogImportProgress) -> Void) throws -> CatalogImportOutcome {
         try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
@@ -39,12 +42,16 @@ struct PostgreSQLCatalogImport {
                 _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [Self.importLockKey]) { _ in () }
             }
             var pass = try Pass(connection: connection, options: options, stockChanges: stockChanges)
-            let summary = try pass.importRows(&source, progress: progress)
+            let summary = try pass.importRows(&source, interruption: interruption, progress: progress)
             let commit = !options.dryRun && !source.hasErrors
             if commit {
+                // The cancel that withInterrupts sends may still stop COMMIT itself, which then
+                // fails and rolls back; once COMMIT has returned, the import is done whatever fires.
+                if interruption?.isInterrupted == true { throw ShopError.interrupted }
                 try connection.execute("COMMIT")
+                // Best effort, after the commit: a failure here must not report the import as failed.
                 if summary.created + summary.updated + summary.archived >= Self.analyzeAfterRows {
-                    try connection.execute("ANALYZE products")
+                    try? connection.execute("ANALYZE products")
                 }
             } else {
                 connection.rollbackIfInTransaction()
@@ -90,12 +97,14 @@ struct PostgreSQLCatalogImport {
         }
 
         mutating func importRows<Source: CatalogRowSource>(
-            _ source: inout Source, progress: (CatalogImportProgress) -> Void
+            _ source: inout Source, interruption: (any ShopInterruption)?, progress: (CatalogImportProgress) -> Void
         ) throws -> CatalogImportSummary {
             var batch: [CatalogRow] = []
             batch.reserveCapacity(PostgreSQLCatalogImport.batchSize)
             var seen = 0
             while let row = try source.nextRow() {
+                // A cancel stops a running statement only; between statements, this does.
+                if interruption?.isInterrupted == true { throw ShopError.interrupted }
                 seen += 1
                 batch.append(row)
                 if batch.count == PostgreSQLCatalogImport.batchSize {

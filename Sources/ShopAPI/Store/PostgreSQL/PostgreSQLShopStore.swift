@@ -184,14 +184,18 @@ final class PostgreSQLShopStore: ShopStore {
     /// On a pooled connection (`PostgreSQLCatalogImport`).
     func importCatalog<Source: CatalogRowSource>(
         from source: inout Source, options: CatalogImportOptions, stockChanges: StockChangeCause,
-        progress: (CatalogImportProgress) -> Void
+        interruption: (any ShopInterruption)?, progress: (CatalogImportProgress) -> Void
     ) throws(ShopError) -> CatalogImportOutcome {
         do {
-            return try pool.withConnection(interruption: nil) { connection in
-                try PostgreSQLCatalogImport(connection: connection, options: options, stockChanges: stockChanges).run(&source, progress: progress)
+            return try pool.withConnection(interruption: interruption) { connection in
+                if interruption?.isInterrupted == true { throw ShopError.interrupted }
+                return try connection.withInterrupts(from: interruption) {
+                    try PostgreSQLCatalogImport(connection: connection, options: options, stockChanges: stockChanges, interruption: interruption)
+                        .run(&source, progress: progress)
+                }
             }
         } catch {
-            throw ShopError(postgresError: error, interruption: nil)
+            throw ShopError(postgresError: error, interruption: interruption)
         }
     }
 

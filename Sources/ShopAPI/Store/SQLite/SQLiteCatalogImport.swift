@@ -23,6 +23,9 @@ struct SQLiteCatalogImport {
     let options: CatalogImportOptions
     /// What the ledger rows of the levels this import changes record.
     let stockChanges: StockChangeCause
+    /// Stops the import before it commits (checked between rows and before COMMIT; the store
+    /// interrupts its statements).
+    var interruption: (any ShopInterruption)?
 
     /// Runs the import; commits only if no row had an error and this is no dry run.
     func run<Source: CatalogRowSource>(_ source: inout Source, progress: (CatalogImportProgress) -> Void) throws -> CatalogImportOutcome {
@@ -32,9 +35,12 @@ struct SQLiteCatalogImport {
         try connection.execute(options.dryRun ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE")
         do {
             var pass = try Pass(connection: connection, searchMode: searchMode, options: options, stockChanges: stockChanges)
-            let summary = try pass.importRows(&source, progress: progress)
+            let summary = try pass.importRows(&source, interruption: interruption, progress: progress)
             let commit = !options.dryRun && !source.hasErrors
             if commit {
+                // Past this check an interrupt can still stop COMMIT itself, which then fails and
+                // rolls back; once COMMIT has returned, the import is done whatever fires.
+                if interruption?.isInterrupted == true { throw ShopError.interrupted }
                 try connection.execute("COMMIT")
                 emptyTheWAL()
             } else {
@@ -94,11 +100,13 @@ struct SQLiteCatalogImport {
         /// Reads every row, applying each while the file has no error; then, for `--replace`,
         /// archives (or counts) the products the file did not list.
         mutating func importRows<Source: CatalogRowSource>(
-            _ source: inout Source, progress: (CatalogImportProgress) -> Void
+            _ source: inout Source, interruption: (any ShopInterruption)?, progress: (CatalogImportProgress) -> Void
         ) throws -> CatalogImportSummary {
             var writes = options.dryRun ? nil : try Writes(connection: connection, searchMode: searchMode, stockChanges: stockChanges)
             var seen = 0
             while let row = try source.nextRow() {
+                // SQLite's interrupt stops a running statement only; between statements, this does.
+                if interruption?.isInterrupted == true { throw ShopError.interrupted }
                 seen += 1
                 if seen % CatalogImportProgress.rowInterval == 0 {
                     progress(CatalogImportProgress(rows: seen, bytesRead: source.bytesRead))

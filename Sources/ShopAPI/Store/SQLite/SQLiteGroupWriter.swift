@@ -10,8 +10,13 @@ import SharedSupport
 /// While a group commits, new writes queue up and form the next group, so under load an fsync
 /// serves many operations.
 ///
+/// A write whose call is interrupted while it waits for its group fails at once with
+/// `.interrupted` (so its deadline reply does not wait for the groups, or the import, before it);
+/// once the writer has claimed it, it runs unless already interrupted, and its outcome is what
+/// the group's commit makes of it.
+///
 /// Thread-safe: `submit` may be called from any thread; the queue state is `shared`, under its lock.
-/// Each submitted write's `perform`/`fail` outcome is delivered exactly once.
+/// Each submitted write's `perform`/`fail` outcome is delivered exactly once (`PendingWrite.claim`).
 final class SQLiteGroupWriter: Sendable {
     private let writerQueue = DispatchQueue(label: "shop-rpc.store.writer")
     private let connections: SQLiteConnectionPool
@@ -19,8 +24,8 @@ final class SQLiteGroupWriter: Sendable {
 
     /// What `submit` and the writer queue share.
     private struct Shared {
-        /// Writes waiting for the next group.
-        var pending: [PendingWrite] = []
+        /// Writes waiting for the next group, each with what unregisters its interrupt handler.
+        var pending: [(write: PendingWrite, unregister: @Sendable () -> Void)] = []
         /// Whether a drain is already queued on `writerQueue`.
         var drainScheduled = false
         /// Committed groups and the operations they ran.
@@ -39,8 +44,16 @@ final class SQLiteGroupWriter: Sendable {
 
     /// Queues `write` for the next group. Never blocks on the database.
     func submit(_ write: PendingWrite) {
+        // Registered before queueing: an interruption that already fired fails the write here,
+        // and the drain skips it.
+        var unregister: @Sendable () -> Void = {}
+        if let interruption = write.interruption {
+            unregister = interruption.addInterruptHandler {
+                if write.claim() { write.fail(.interrupted) }
+            }
+        }
         let mustSchedule = shared.withLock { shared in
-            shared.pending.append(write)
+            shared.pending.append((write, unregister))
             defer { shared.drainScheduled = true }
             return !shared.drainScheduled
         }
@@ -69,12 +82,18 @@ final class SQLiteGroupWriter: Sendable {
     /// - Important: call on `writerQueue`.
     private func drainAssumingOnWriterQueue() {
         dispatchPrecondition(condition: .onQueue(writerQueue))
-        let group = shared.withLock { shared in
+        let queued = shared.withLock { shared in
             defer {
                 shared.pending = []
                 shared.drainScheduled = false
             }
             return shared.pending
+        }
+        // The writes not failed by their interruption meanwhile are this group's.
+        let group = queued.compactMap { write, unregister -> PendingWrite? in
+            guard write.claim() else { return nil }
+            unregister()
+            return write
         }
         guard !group.isEmpty else { return }
 

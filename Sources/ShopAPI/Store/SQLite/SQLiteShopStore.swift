@@ -158,16 +158,20 @@ final class SQLiteShopStore: ShopStore {
     // MARK: - Catalog files
 
     /// On the writer connection, the writer queue waiting (`SQLiteCatalogImport`); a dry run on a
-    /// read connection.
+    /// read connection. `interruption` interrupts its statements (`sqlite3_interrupt`).
     func importCatalog<Source: CatalogRowSource>(
         from source: inout Source, options: CatalogImportOptions, stockChanges: StockChangeCause,
-        progress: (CatalogImportProgress) -> Void
+        interruption: (any ShopInterruption)?, progress: (CatalogImportProgress) -> Void
     ) throws(ShopError) -> CatalogImportOutcome {
         let searchMode = self.searchMode
         do {
             let run = { (connection: SQLiteConnection) in
-                try SQLiteCatalogImport(connection: connection, searchMode: searchMode, options: options, stockChanges: stockChanges)
-                    .run(&source, progress: progress)
+                if interruption?.isInterrupted == true { throw ShopError.interrupted }
+                return try connection.withInterrupts(from: interruption) {
+                    try SQLiteCatalogImport(connection: connection, searchMode: searchMode, options: options, stockChanges: stockChanges,
+                                            interruption: interruption)
+                        .run(&source, progress: progress)
+                }
             }
             if options.dryRun {
                 return try readers.withConnection(interruption: nil, run)
