@@ -80,7 +80,7 @@ enum ExportCommand {
                 try export(subject, from: service, since: since, to: &writer)
             }
         } catch {
-            exitWithMessage("export failed: \(error)", status: 1)
+            StoreOpening.exitRedacting(location, "export failed: \(StoreOpening.reason(error))", status: 1)
         }
         exit(0)
     }

@@ -55,13 +55,14 @@ enum ImportCommand {
         let options = CatalogImportOptions(replace: ShopFlags.replace.isSet(in: parsed.options), dryRun: ShopFlags.dryRun.isSet(in: parsed.options))
 
         let file = openFile(path)
-        let service = openStore(ShopFlags.database.value(in: parsed.options), dryRun: options.dryRun)
+        let location = StoreOpening.location(ShopFlags.database.value(in: parsed.options))
+        let service = openStore(location, dryRun: options.dryRun)
         var source = CatalogFiles.reader(format: format, fileDescriptor: file.descriptor)
         let outcome: CatalogImportOutcome
         do {
             outcome = try importShowingProgress(service, &source, options: options, fileSize: file.size)
         } catch {
-            exitWithMessage("import failed, nothing was written: \(error)", status: 1)
+            StoreOpening.exitRedacting(location, "import failed, nothing was written: \(StoreOpening.reason(error))", status: 1)
         }
         if source.hasErrors {
             writeRawToStandardError(source.errorReport(file: path).map { $0 + "\n" }.joined())
@@ -86,8 +87,7 @@ enum ImportCommand {
     /// The store to import into, created empty if new. A dry run never creates a SQLite file: on
     /// a path where none exists it checks against an empty store in memory, which is what a new
     /// store would be.
-    private static func openStore(_ database: String?, dryRun: Bool) -> ShopService {
-        let location = StoreOpening.location(database)
+    private static func openStore(_ location: String, dryRun: Bool) -> ShopService {
         if dryRun, StoreOpening.isSQLiteFile(location), !StoreOpening.fileExists(location) {
             return StoreOpening.open(":memory:", creation: .empty)
         }

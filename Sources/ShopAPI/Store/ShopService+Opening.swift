@@ -42,7 +42,7 @@ extension ShopService {
     /// Opens the store at `path` and migrates its schema. A new store starts as `creation` says:
     /// with the demo catalog (what the server does), or empty (what `shop-rpc import` does).
     ///
-    /// - A `postgres://` or `postgresql://` URI (anything libpq accepts, e.g.
+    /// - A `postgres://` or `postgresql://` URI, the scheme in any case (anything libpq accepts, e.g.
     ///   `postgresql:///shop?host=/run/pg&port=5433`) opens a PostgreSQL store with up to
     ///   `postgresPoolSize` connections; several processes may share the database.
     /// - Otherwise `path` is a SQLite file (created with its directories if needed), or
@@ -59,7 +59,11 @@ extension ShopService {
                 // any password in it) in its error.
                 throw ShopError.storage("a PostgreSQL URI starts with \(scheme.lowercased())://")
             }
-            return ShopService(store: try PostgreSQLShopStore.open(uri: path, poolSize: postgresPoolSize, creation: creation))
+            // libpq recognises a URI only by a lower-case scheme: `POSTGRES://u:pw@h/db` would be
+            // taken for a database name (password included) on the local socket, or quoted whole
+            // in an error. The scheme is case-insensitive (RFC 3986), so it is handed over lowered.
+            let uri = scheme.lowercased() + path.dropFirst(scheme.count)
+            return ShopService(store: try PostgreSQLShopStore.open(uri: uri, poolSize: postgresPoolSize, creation: creation))
         }
         return ShopService(store: try SQLiteShopStore.open(path: path, creation: creation))
     }

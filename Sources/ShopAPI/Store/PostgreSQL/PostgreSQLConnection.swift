@@ -49,8 +49,9 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     /// each execution, tens of milliseconds for a lookup of microseconds.
     ///
     /// - Throws: `PostgreSQLError` with libpq's message (bad URI, unknown database or role,
-    ///   unreachable server after `connectTimeoutSeconds`), or why libpq cannot be loaded (it
-    ///   is loaded on the first connection; see `CPostgreSQL.h`).
+    ///   unreachable server after `connectTimeoutSeconds`) passed through
+    ///   `ConnectionStringRedaction`, since libpq quotes a malformed URI, or part of it, verbatim;
+    ///   or why libpq cannot be loaded (it is loaded on the first connection; see `CPostgreSQL.h`).
     init(uri: String) throws(PostgreSQLError) {
         if let loadError = shop_libpq_load() {
             throw PostgreSQLError(sqlState: "", message: String(cString: loadError))
@@ -65,7 +66,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         }
         guard let opened else { throw PostgreSQLError(sqlState: "", message: "out of memory") }
         guard PQstatus(opened) == CONNECTION_OK else {
-            let message = Self.trimmed(PQerrorMessage(opened))
+            let message = ConnectionStringRedaction(connectionString: uri).redact(Self.trimmed(PQerrorMessage(opened)))
             PQfinish(opened)
             throw PostgreSQLError(sqlState: "", message: message.isEmpty ? "cannot connect" : message)
         }
