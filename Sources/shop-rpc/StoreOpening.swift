@@ -20,17 +20,20 @@ enum StoreOpening {
         location != ":memory:" && ShopService.uriScheme(of: location) == nil
     }
 
-    /// The store at `location`, opened (created as `creation` says if new); exits 2 for a URI
+    /// The store at `location`, opened (created as `creation` says if new; with `readOnly`, an
+    /// existing store only, never written: `ShopService.open`); exits 2 for a URI
     /// scheme that is not a store, 1 when the store cannot be opened. What it prints never holds a
     /// password or the URI (`exitRedacting`).
-    static func open(_ location: String, creation: StoreCreation, postgresPoolSize: Int = ShopService.defaultPostgresPoolSize) -> ShopService {
+    static func open(
+        _ location: String, creation: StoreCreation, readOnly: Bool = false, postgresPoolSize: Int = ShopService.defaultPostgresPoolSize
+    ) -> ShopService {
         if let scheme = ShopService.uriScheme(of: location), !ShopService.postgresSchemes.contains(scheme.lowercased()) {
             // A URI is not a file name: taken as one it would create a directory named "postgres:" and a
             // private store, and several machines would oversell without a warning.
             exitRedacting(location, "--db: '\(scheme)://' stores are not supported; give a SQLite file path, :memory: or a postgres:// URI", status: 2)
         }
         do {
-            return try ShopService.open(path: location, postgresPoolSize: postgresPoolSize, creation: creation)
+            return try ShopService.open(path: location, postgresPoolSize: postgresPoolSize, creation: creation, readOnly: readOnly)
         } catch {
             exitRedacting(location, "cannot open the \(description(of: location)): \(reason(error))", status: 1)
         }

@@ -52,7 +52,11 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     ///   unreachable server after `connectTimeoutSeconds`) passed through
     ///   `ConnectionStringRedaction`, since libpq quotes a malformed URI, or part of it, verbatim;
     ///   or why libpq cannot be loaded (it is loaded on the first connection; see `CPostgreSQL.h`).
-    init(uri: String) throws(PostgreSQLError) {
+    ///
+    /// `readOnly` adds `default_transaction_read_only = on` for the session: every transaction
+    /// that does not ask for `READ WRITE` (none here does) is read-only, so the server refuses a
+    /// write (SQLSTATE 25006) whatever the shop asks.
+    init(uri: String, readOnly: Bool = false) throws(PostgreSQLError) {
         if let loadError = shop_libpq_load() {
             throw PostgreSQLError(sqlState: "", message: String(cString: loadError))
         }
@@ -76,7 +80,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         }
         handle = opened
         interruptSwitch = InterruptSwitch(interrupt: PostgreSQLCancelRequest(cancel: cancel).send)
-        try executeNow("SET synchronous_commit = on; SET default_transaction_isolation = 'read committed'; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET lock_timeout = \(Self.lockTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning; SELECT set_config('jit', 'off', false) FROM pg_settings WHERE name = 'jit'")
+        try executeNow("SET synchronous_commit = on; SET default_transaction_isolation = 'read committed'; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET lock_timeout = \(Self.lockTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning; SELECT set_config('jit', 'off', false) FROM pg_settings WHERE name = 'jit'" + (readOnly ? "; SET default_transaction_read_only = on" : ""))
     }
 
     deinit {

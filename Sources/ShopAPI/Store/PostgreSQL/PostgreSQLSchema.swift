@@ -66,6 +66,21 @@ enum PostgreSQLSchema {
         }
     }
 
+    /// For a store opened read-only, which cannot migrate: checks that the database holds the
+    /// shop's schema at `latestVersion`.
+    /// - Throws: `PostgreSQLError` saying there is no shop store in the database, or that it needs
+    ///   a migration that opening it once without `--read-only` makes, or comes from a newer build.
+    static func checkReadOnly(_ connection: PostgreSQLConnection) throws {
+        let hasVersion = try connection.query("SELECT count(*) FROM pg_class WHERE oid = to_regclass('shop_schema_version')", []) { $0.int(0) }.first == 1
+        let current = hasVersion ? try connection.query("SELECT coalesce(max(version), 0) FROM shop_schema_version", []) { $0.int(0) }.first ?? 0 : 0
+        guard current == latestVersion else {
+            let reason = current == 0 ? "there is no shop store in this database, and a read-only opening never creates one"
+                : current > latestVersion ? "its schema version \(current) is newer than this build's \(latestVersion)"
+                : "its schema version \(current) is older than this build's \(latestVersion); open it once read-write to migrate it"
+            throw PostgreSQLError(sqlState: "", message: reason)
+        }
+    }
+
     // MARK: - Version 1
 
     private static let createTables = """

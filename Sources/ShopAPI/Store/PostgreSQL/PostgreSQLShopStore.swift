@@ -83,18 +83,25 @@ final class PostgreSQLShopStore: ShopStore {
 
     /// Connects to `uri` (a `postgres://` or `postgresql://` URI, anything libpq accepts), migrates
     /// and seeds the database if needed (safe when several processes start at once), and keeps up
-    /// to `poolSize` connections.
+    /// to `poolSize` connections. `readOnly` (`--read-only`) migrates and seeds nothing, and opens
+    /// every session with `default_transaction_read_only = on` (`PostgreSQLConnection`): a
+    /// database without the shop's schema, or with an older one, is an error then.
     ///
     /// - Throws: `.storage` with libpq's message when the server cannot be reached (after the
     ///   connect timeout), the database or role does not exist, or migrating fails.
     static func open(
-        uri: String, poolSize: Int, creation: StoreCreation = .demoCatalog, searchLimits: PostgreSQLSearchLimits = PostgreSQLSearchLimits()
+        uri: String, poolSize: Int, creation: StoreCreation = .demoCatalog, readOnly: Bool = false,
+        searchLimits: PostgreSQLSearchLimits = PostgreSQLSearchLimits()
     ) throws(ShopError) -> PostgreSQLShopStore {
         do {
-            let first = try PostgreSQLConnection(uri: uri)
-            try PostgreSQLSchema.migrate(first, creation: creation)
+            let first = try PostgreSQLConnection(uri: uri, readOnly: readOnly)
+            if readOnly {
+                try PostgreSQLSchema.checkReadOnly(first)
+            } else {
+                try PostgreSQLSchema.migrate(first, creation: creation)
+            }
             let pool = PostgreSQLConnectionPool(capacity: max(1, poolSize), connections: [first], backoff: .postgres) {
-                try PostgreSQLConnection(uri: uri)
+                try PostgreSQLConnection(uri: uri, readOnly: readOnly)
             }
             return PostgreSQLShopStore(pool: pool, searchLimits: searchLimits)
         } catch {
