@@ -65,6 +65,33 @@ package enum SQLiteStoreFiles {
         }
     }
 
+    /// Gives the database `temporary`, closed and beside `path` (same directory, so same file
+    /// system), the name `path` and takes its old name away, unless something is at `path` already:
+    /// `link(2)` never replaces, so a store another process created meanwhile is left alone (and
+    /// false returned). The directory is synced, so the new name survives a power cut.
+    /// - Throws: `ShopError.storage` when the link fails for another reason.
+    package static func moveIntoPlace(_ temporary: String, as path: String) throws(ShopError) -> Bool {
+        guard link(temporary, path) == 0 else {
+            if errno == EEXIST { return false }
+            throw ShopError.storage("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        removeDatabase(temporary)
+        let directory = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = fsync(fd)
+            _ = close(fd)
+        }
+        return true
+    }
+
+    /// Whether SQLite left a WAL with content beside `path`: the database is still open somewhere,
+    /// or was not checkpointed when it closed, so the file alone does not hold all of it.
+    package static func hasUncheckpointedWAL(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path + "-wal", &status) == 0 && status.st_size > 0
+    }
+
     /// Whether anything (a file, a directory, a link) is at `path`.
     package static func exists(_ path: String) -> Bool {
         var status = stat()
