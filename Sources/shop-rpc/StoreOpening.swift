@@ -44,10 +44,15 @@ enum StoreOpening {
         ShopService.uriScheme(of: location).map { "\($0.lowercased()):// store" } ?? "store at \(location)"
     }
 
-    /// Why the store failed, for people: a storage error's own words, not the enum's spelling.
+    /// Why the store failed, for the operator: a storage error's own words (which a client never
+    /// sees), not the enum's spelling.
     static func reason(_ error: any Error) -> String {
-        if case let .storage(detail)? = error as? ShopError { return detail }
-        return "\(error)"
+        switch error as? ShopError {
+        case let .storage(detail)?: detail
+        case let .storeUnreachable(retryInMilliseconds, lastFailure)?:
+            "\(lastFailure) (the database is unreachable; the next attempt is in \(retryInMilliseconds) ms)"
+        default: "\(error)"
+        }
     }
 
     /// `exitWithMessage` for a message about the store `location` names: the message passes through
