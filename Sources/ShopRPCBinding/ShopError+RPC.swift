@@ -2,9 +2,13 @@ import RPCServer
 import ShopAPI
 
 // How each `ShopError` is written on the wire (protocol.md, section 7): its code, its
-// machine-readable type, one sentence for people, and `data`'s members.
+// machine-readable type, one sentence for people, and `data`'s members. A storage error's reason
+// (which names the store's tables and statements) is not the caller's business: the reply says
+// so in stable words, and the reason goes to the server's log at `--log-level debug`.
 
 extension ShopError: RPCErrorConvertible {
+    /// The reply's error. Writing it logs a storage error's reason at debug level (`Log`), the
+    /// one place that reason can still be read.
     public var rpcError: RPCError {
         let details: JSONObject
         switch self {
@@ -16,7 +20,13 @@ extension ShopError: RPCErrorConvertible {
         case let .cartEmpty(cartId): details = ["cartId": .string(cartId)]
         case let .idempotencyConflict(key, cartId): details = ["idempotencyKey": .string(key), "cartId": .string(cartId)]
         case .invalidCursor, .interrupted: details = [:]
-        case let .storage(detail), let .storeBusy(detail): details = ["detail": .string(detail)]
+        case let .storage(reason):
+            Log.debug("StorageError (1008) answered without its reason: \(reason)")
+            details = ["detail": .string(Self.storageDetail)]
+        case let .storeUnreachable(retryInMilliseconds, lastFailure):
+            Log.debug("StorageError (1008) answered without its reason: \(lastFailure)")
+            details = ["detail": .string(Self.unreachableDetail(retryInMilliseconds)), "retryAfterMs": .int(Int64(retryInMilliseconds))]
+        case let .storeBusy(detail): details = ["detail": .string(detail)]
         case let .inventoryUnavailable(detail, status):
             var members: JSONObject = ["detail": .string(detail)]
             if let status { members.append("status", .int(Int64(status))) }
@@ -53,7 +63,7 @@ extension ShopError: RPCErrorConvertible {
         case .idempotencyConflict: 1005
         case .invalidCursor: 1006
         case .interrupted: 1007
-        case .storage: 1008
+        case .storage, .storeUnreachable: 1008
         case .storeBusy: 1010
         case .inventoryUnavailable, .inventoryCircuitOpen: 1009
         case .inventoryShed: -32001
@@ -73,7 +83,7 @@ extension ShopError: RPCErrorConvertible {
         case .idempotencyConflict: "IdempotencyConflict"
         case .invalidCursor: "InvalidCursor"
         case .interrupted: "Interrupted"
-        case .storage: "StorageError"
+        case .storage, .storeUnreachable: "StorageError"
         case .storeBusy: "StoreBusy"
         case .inventoryUnavailable, .inventoryCircuitOpen: "InventoryUnavailable"
         case .inventoryShed: "DeadlineExceeded"
@@ -100,8 +110,10 @@ extension ShopError: RPCErrorConvertible {
             "Cursor \(Self.quoted(cursor)) is not valid for this listing"
         case .interrupted:
             "The operation was interrupted before it finished"
-        case let .storage(detail):
-            "Storage error: \(detail)"
+        case .storage:
+            "The store could not complete the operation"
+        case let .storeUnreachable(retryInMilliseconds, _):
+            "The store could not complete the operation: \(Self.unreachableDetail(retryInMilliseconds))"
         case .storeBusy:
             "The store is busy with another writer (an import, say); nothing was changed: try again shortly"
         case let .inventoryUnavailable(detail, _):
@@ -131,6 +143,14 @@ extension ShopError: RPCErrorConvertible {
     static func productField(_ error: CatalogFileError) -> String {
         let product = "products[\(error.line - 1)]"
         return error.field == "line" || error.field.isEmpty ? product : "\(product).\(error.field)"
+    }
+
+    /// `data.detail` of `storage`: the same words whatever failed (the reason is in the server's log).
+    static let storageDetail = "the store failed; the server's log has the reason"
+
+    /// `data.detail` of `storeUnreachable`.
+    static func unreachableDetail(_ retryInMilliseconds: Int) -> String {
+        "the database is unreachable; the next reconnect attempt is in \(retryInMilliseconds) ms"
     }
 
     /// `data.detail` of `inventoryCircuitOpen`.

@@ -74,13 +74,14 @@ enum ExportCommand {
         if StoreOpening.isSQLiteFile(location), !StoreOpening.fileExists(location) {
             exitWithMessage("no store at \(location)", status: 1)
         }
-        let service = StoreOpening.open(location, creation: .demoCatalog)
+        // Read-only, as --read-only opens it: an export never creates, seeds, migrates or writes a store.
+        let service = StoreOpening.open(location, creation: .demoCatalog, readOnly: true)
         do {
             try CatalogFiles.write(format: format, columns: subject.columns, to: STDOUT_FILENO) { writer in
                 try export(subject, from: service, since: since, to: &writer)
             }
         } catch {
-            exitWithMessage("export failed: \(error)", status: 1)
+            StoreOpening.exitRedacting(location, "export failed: \(StoreOpening.reason(error))", status: 1)
         }
         exit(0)
     }

@@ -55,13 +55,21 @@ enum ImportCommand {
         let options = CatalogImportOptions(replace: ShopFlags.replace.isSet(in: parsed.options), dryRun: ShopFlags.dryRun.isSet(in: parsed.options))
 
         let file = openFile(path)
-        let service = openStore(ShopFlags.database.value(in: parsed.options), dryRun: options.dryRun)
+        let location = StoreOpening.location(ShopFlags.database.value(in: parsed.options))
         var source = CatalogFiles.reader(format: format, fileDescriptor: file.descriptor)
         let outcome: CatalogImportOutcome
         do {
-            outcome = try importShowingProgress(service, &source, options: options, fileSize: file.size)
+            if !options.dryRun, StoreOpening.isSQLiteFile(location), !StoreOpening.fileExists(location) {
+                // A store the import creates appears only if the import commits (NewStoreImport).
+                outcome = try NewStoreImport.run(at: location) { service in
+                    try importShowingProgress(service, &source, options: options, fileSize: file.size)
+                }
+            } else {
+                let service = openStore(location, dryRun: options.dryRun)
+                outcome = try importShowingProgress(service, &source, options: options, fileSize: file.size)
+            }
         } catch {
-            exitWithMessage("import failed, nothing was written: \(error)", status: 1)
+            StoreOpening.exitRedacting(location, "import failed, nothing was written: \(StoreOpening.reason(error))", status: 1)
         }
         if source.hasErrors {
             writeRawToStandardError(source.errorReport(file: path).map { $0 + "\n" }.joined())
@@ -72,26 +80,30 @@ enum ImportCommand {
     }
 
     /// The file to read, and its size when it is a regular file; `-` is stdin. Exits 1 if it
-    /// cannot be opened.
+    /// cannot be opened or is a directory (which `open` allows and only reading refuses).
     private static func openFile(_ path: String) -> (descriptor: Int32, size: Int?) {
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             exitWithMessage("cannot open \(path): \(String(cString: strerror(errno)))", status: 1)
         }
         var status = stat()
-        let size = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
+        let known = fstat(descriptor, &status) == 0
+        if known, (status.st_mode & S_IFMT) == S_IFDIR {
+            exitWithMessage("cannot import \(path): it is a directory", status: 1)
+        }
+        let size = known && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
         return (descriptor, size)
     }
 
-    /// The store to import into, created empty if new. A dry run never creates a SQLite file: on
-    /// a path where none exists it checks against an empty store in memory, which is what a new
-    /// store would be.
-    private static func openStore(_ database: String?, dryRun: Bool) -> ShopService {
-        let location = StoreOpening.location(database)
+    /// The store to import into, which exists (a new SQLite one is `NewStoreImport`'s; a
+    /// PostgreSQL database gets the schema, empty, if it has none). A dry run never creates a
+    /// SQLite file: on a path where none exists it checks against an empty store in memory, which
+    /// is what a new store would be.
+    private static func openStore(_ location: String, dryRun: Bool) -> ShopService {
         if dryRun, StoreOpening.isSQLiteFile(location), !StoreOpening.fileExists(location) {
             return StoreOpening.open(":memory:", creation: .empty)
         }
-        return StoreOpening.open(location, creation: .empty)
+        return StoreOpening.open(location, creation: .importedFile)
     }
 
     /// Runs the import; on a terminal, stderr shows one progress line while it runs

@@ -83,12 +83,13 @@ enum ServeCommand {
         }
     }
 
-    /// The store `--db` names, opened (created with the demo catalog if new); exits 2 for a URI
-    /// scheme that is not a store, 1 when the store cannot be opened.
+    /// The store `--db` names, opened (created with the demo catalog if new; with `--read-only`,
+    /// an existing one only, opened read-only); exits 2 for a URI scheme that is not a store, 1
+    /// when the store cannot be opened (or, with `--read-only`, does not exist).
     private static func openStore(_ options: ServerOptions) -> ShopService {
         StoreOpening.open(
             StoreOpening.location(ShopFlags.database.value(in: options)), creation: .demoCatalog,
-            postgresPoolSize: ShopFlags.poolSize.value(in: options))
+            readOnly: ShopFlags.readOnly.isSet(in: options), postgresPoolSize: ShopFlags.poolSize.value(in: options))
     }
 
     /// Who this server says it is, in `rpc.discover` and to MCP hosts; the advice to hosts names

@@ -20,25 +20,46 @@ enum StoreOpening {
         location != ":memory:" && ShopService.uriScheme(of: location) == nil
     }
 
-    /// The store at `location`, opened (created as `creation` says if new); exits 2 for a URI
-    /// scheme that is not a store, 1 when the store cannot be opened.
-    static func open(_ location: String, creation: StoreCreation, postgresPoolSize: Int = ShopService.defaultPostgresPoolSize) -> ShopService {
+    /// The store at `location`, opened (created as `creation` says if new; with `readOnly`, an
+    /// existing store only, never written: `ShopService.open`); exits 2 for a URI
+    /// scheme that is not a store, 1 when the store cannot be opened. What it prints never holds a
+    /// password or the URI (`exitRedacting`).
+    static func open(
+        _ location: String, creation: StoreCreation, readOnly: Bool = false, postgresPoolSize: Int = ShopService.defaultPostgresPoolSize
+    ) -> ShopService {
         if let scheme = ShopService.uriScheme(of: location), !ShopService.postgresSchemes.contains(scheme.lowercased()) {
             // A URI is not a file name: taken as one it would create a directory named "postgres:" and a
             // private store, and several machines would oversell without a warning.
-            exitWithMessage("--db \(location): '\(scheme)://' stores are not supported; give a SQLite file path, :memory: or a postgres:// URI", status: 2)
+            exitRedacting(location, "--db: '\(scheme)://' stores are not supported; give a SQLite file path, :memory: or a postgres:// URI", status: 2)
         }
         do {
-            return try ShopService.open(path: location, postgresPoolSize: postgresPoolSize, creation: creation)
+            return try ShopService.open(path: location, postgresPoolSize: postgresPoolSize, creation: creation, readOnly: readOnly)
         } catch {
-            // The URI may hold a password: name the store by its scheme only.
-            exitWithMessage("cannot open the \(description(of: location)): \(error)", status: 1)
+            exitRedacting(location, "cannot open the \(description(of: location)): \(reason(error))", status: 1)
         }
     }
 
     /// "store at PATH", or "postgres:// store" (a URI may hold a password).
     static func description(of location: String) -> String {
-        ShopService.uriScheme(of: location).map { "\($0):// store" } ?? "store at \(location)"
+        ShopService.uriScheme(of: location).map { "\($0.lowercased()):// store" } ?? "store at \(location)"
+    }
+
+    /// Why the store failed, for the operator: a storage error's own words (which a client never
+    /// sees), not the enum's spelling.
+    static func reason(_ error: any Error) -> String {
+        switch error as? ShopError {
+        case let .storage(detail)?: detail
+        case let .storeUnreachable(retryInMilliseconds, lastFailure)?:
+            "\(lastFailure) (the database is unreachable; the next attempt is in \(retryInMilliseconds) ms)"
+        default: "\(error)"
+        }
+    }
+
+    /// `exitWithMessage` for a message about the store `location` names: the message passes through
+    /// `ConnectionStringRedaction` first, so neither a URI's password nor the URI is printed,
+    /// whatever the message quotes.
+    static func exitRedacting(_ location: String, _ message: String, status: Int32) -> Never {
+        exitWithMessage(ConnectionStringRedaction(connectionString: location).redact(message), status: status)
     }
 
     /// Whether a file exists at `path`.

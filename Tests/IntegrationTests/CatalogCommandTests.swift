@@ -87,8 +87,12 @@ final class CatalogCommandTests: XCTestCase {
 
                 """)
 
+            // Nothing was written, not even the store the import would have created: there is none.
             let export = try runCommand(["export", "products", "--db", store.location])
-            XCTAssertEqual(export.stdout, "sku,name,description,category,priceCents,currency,stock\n", "nothing was written")
+            XCTAssertEqual(export.status, 1, export.stderr)
+            XCTAssertEqual(export.stdout, "", "nothing was written")
+            XCTAssertTrue(export.stderr.contains(store.kind == .sqlite ? "no store at \(store.location)" : "there is no shop store in this database"),
+                          export.stderr)
         }
     }
 

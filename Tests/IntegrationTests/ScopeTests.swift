@@ -30,6 +30,12 @@ final class ScopeTests: XCTestCase {
         XCTAssertEqual(server.waitForExit(timeout: 30), 0, server.stderrOutput, file: file, line: line)
     }
 
+    /// Creates the demo store at `database` with a server of the default scopes, which exits at
+    /// once: `--read-only` opens an existing store only.
+    private func createStore(file: StaticString = #filePath, line: UInt = #line) throws {
+        finish(try ServerProcess(["--db", database]), file: file, line: line)
+    }
+
     /// Asserts, with a server allowed everything, that the refused writes left no trace: cart
     /// `c-1` empty, SKU-0002 at its seeded level, no order; and that a write works there.
     private func assertNothingChanged(file: StaticString = #filePath, line: UInt = #line) throws {
@@ -67,6 +73,7 @@ final class ScopeTests: XCTestCase {
     // MARK: - Refused calls do no work
 
     func test_readOnly_singleCalls_refusedWithTheirScope_andNothingChanges() throws {
+        try createStore()
         let server = try ServerProcess(["--db", database, "--read-only"])
         server.sendLine(rpc(1, "cart.add", add))
         server.sendLine(rpc(2, "orders.place", place))
@@ -103,6 +110,7 @@ final class ScopeTests: XCTestCase {
     }
 
     func test_readOnly_batch_refusedElementsInTheirSlots_andNothingChanges() throws {
+        try createStore()
         let server = try ServerProcess(["--db", database, "--read-only"])
         server.sendLine("[" + [rpc("a", "cart.add", add), rpc("b", "cart.get", ["cartId": "c-1"]), rpc("c", "orders.place", place),
                                rpc("d", "ping")].joined(separator: ",") + "]")
@@ -117,6 +125,7 @@ final class ScopeTests: XCTestCase {
     }
 
     func test_readOnly_lspFraming_refusedInAFrame_andNothingChanges() throws {
+        try createStore()
         let server = try ServerProcess(["--db", database, "--read-only", "--framing", "lsp"])
         for (id, method, params) in [(1, "cart.add", add), (2, "orders.place", place as [String: Any])] {
             let body = rpc(id, method, params)
@@ -129,6 +138,7 @@ final class ScopeTests: XCTestCase {
     }
 
     func test_readOnly_mcp_toolsListHasOnlyReads_andToolsCallOfAWriteIsAnErrorResult_andNothingChanges() throws {
+        try createStore()
         let server = try ServerProcess(["--db", database, "--read-only"])
         server.sendLine(rpc(0, "initialize", ["protocolVersion": "2025-06-18", "capabilities": [String: Any]()]))
         let initialize = (server.readJSON() as? [String: Any])?.result

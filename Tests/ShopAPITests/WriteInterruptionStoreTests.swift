@@ -28,7 +28,7 @@ final class WriteInterruptionStoreTests: StoreContractTestCase {
                     written = false
                 }
                 outcomes[written ? "written" : "interrupted", default: 0] += 1
-                let present = try (1...Self.productsPerUpsert).filter { n in
+                let present = (1...Self.productsPerUpsert).filter { n in
                     (try? service.product(sku: "\(prefix)-\(n)", interruption: nil)) != nil
                 }.count
                 XCTAssertEqual(present, written ? Self.productsPerUpsert : 0, "countdown \(countdown): all or nothing")

@@ -1,4 +1,5 @@
 import XCTest
+import RPCServer
 @testable import ShopRPCBinding
 @testable import ShopAPI
 
@@ -14,6 +15,7 @@ final class ShopErrorTests: XCTestCase {
             (.invalidCursor("z"), 1006, "InvalidCursor"),
             (.interrupted, 1007, "Interrupted"),
             (.storage("disk"), 1008, "StorageError"),
+            (.storeUnreachable(retryInMilliseconds: 50, lastFailure: "refused"), 1008, "StorageError"),
             (.stockOutOfRange(sku: "x", available: 2, delta: -3, max: 9), 1011, "StockOutOfRange"),
             (.stockMismatch(sku: "x", expected: 4, available: 5), 1012, "StockMismatch"),
         ]
@@ -62,6 +64,23 @@ final class ShopErrorTests: XCTestCase {
                        ["type": "StockOutOfRange", "sku": "A", "available": 2, "delta": -5, "max": 9])
         XCTAssertEqual(ShopError.stockMismatch(sku: "A", expected: 5, available: 7).rpcError.data,
                        ["type": "StockMismatch", "sku": "A", "expected": 5, "available": 7])
+    }
+
+    /// The store's reason names its tables and statements: the client gets the same words whatever
+    /// it was, and, when the database cannot be reached, when the next attempt is.
+    func test_storageErrors_giveTheClientStableWords_neverTheStoresReason() {
+        let error = ShopError.storage("no such table: orders (SQLite code 1)").rpcError
+        XCTAssertEqual(error.code, RPCErrorCode(1008))
+        XCTAssertEqual(error.message, "The store could not complete the operation")
+        XCTAssertEqual(error.data, ["type": "StorageError", "detail": "the store failed; the server's log has the reason"])
+        XCTAssertEqual(ShopError.storage("disk I/O error").rpcError.message, error.message)
+
+        let unreachable = ShopError.storeUnreachable(retryInMilliseconds: 400, lastFailure: "connection to server at \"db.internal\" failed").rpcError
+        XCTAssertEqual(unreachable.code, RPCErrorCode(1008))
+        XCTAssertEqual(unreachable.data, [
+            "type": "StorageError", "detail": "the database is unreachable; the next reconnect attempt is in 400 ms", "retryAfterMs": 400,
+        ])
+        XCTAssertFalse(unreachable.message.contains("db.internal"), unreachable.message)
     }
 
     func test_pageCursor_roundTrips_andRejectsOtherKindsAndGarbage() throws {

@@ -72,10 +72,18 @@ public struct ServerOptions: Sendable {
     /// ```swift
     /// let options = try ServerOptions.parse(["--deadline", "hello.slow=50", "--log-level", "info"])
     /// ```
-    /// - Throws: `UsageError` for an unknown flag, a missing or malformed value.
+    /// Every flag takes one value (or, for a switch, none) and may be given once, except those
+    /// whose help says "repeatable" (`--deadline`, `--simulate-latency`): a second `--trace` or
+    /// `--db` is refused rather than silently replacing the first.
+    /// - Throws: `UsageError` for an unknown flag, a missing or malformed value, or a flag that
+    ///   is not repeatable given twice.
     public static func parse(_ arguments: [String], applicationOptions: [ApplicationOption] = []) throws(UsageError) -> ServerOptions {
         var options = ServerOptions()
         var remaining = arguments[...]
+        var given: Set<String> = []
+        func once(_ flag: String) throws(UsageError) {
+            guard given.insert(flag).inserted else { throw UsageError(description: "\(flag) is given twice") }
+        }
         while let argument = remaining.popFirst() {
             var flag = argument
             var inlineValue: String?
@@ -93,8 +101,10 @@ public struct ServerOptions: Sendable {
             case "--version": options.showVersion = true
             default:
                 if let option = engineOptions.first(where: { $0.flag == flag }) {
+                    if !option.repeatable { try once(flag) }
                     try option.apply(&options, try value())
                 } else if let option = applicationOptions.first(where: { $0.flag == flag }) {
+                    try once(flag)
                     if option.takesValue {
                         options.applicationValues[flag] = try value()
                     } else {
@@ -136,6 +146,8 @@ public struct ServerOptions: Sendable {
         let flag: String
         let valueName: String
         let help: String
+        /// Whether it may be given more than once (each use adds to the others); the help says so.
+        var repeatable = false
         let apply: @Sendable (inout ServerOptions, String) throws(UsageError) -> Void
     }
 
@@ -151,11 +163,11 @@ public struct ServerOptions: Sendable {
                     options.framing = framing
                 }
             },
-            EngineOption(flag: "--deadline", valueName: "METHOD=MS", help: "replace a method's deadline (repeatable)") { options, text throws(UsageError) in
+            EngineOption(flag: "--deadline", valueName: "METHOD=MS", help: "replace a method's deadline (repeatable)", repeatable: true) { options, text throws(UsageError) in
                 let (method, milliseconds) = try methodAndMilliseconds(text, flag: "--deadline", allowZero: false)
                 options.deadlineOverrides.append((method, milliseconds))
             },
-            EngineOption(flag: "--simulate-latency", valueName: "METHOD=MS", help: "delay a method's handler by MS, cancellably (repeatable)") { options, text throws(UsageError) in
+            EngineOption(flag: "--simulate-latency", valueName: "METHOD=MS", help: "delay a method's handler by MS, cancellably (repeatable)", repeatable: true) { options, text throws(UsageError) in
                 let (method, milliseconds) = try methodAndMilliseconds(text, flag: "--simulate-latency", allowZero: true)
                 options.engine.simulatedLatencyMs[method] = milliseconds
             },

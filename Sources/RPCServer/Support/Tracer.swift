@@ -23,11 +23,24 @@ package final class Tracer: Sendable {
     /// The trace file's descriptor, opened for appending; nil once closed.
     private let descriptor: QueueBound<Int32?>
 
-    /// Opens `path` for appending, creating it (mode 0644) when it does not exist.
+    /// Opens `path` for appending. A file it creates is mode 0600 whatever the umask: a trace holds
+    /// every message verbatim (cart contents, order ids, whatever a client sends). A file that
+    /// exists keeps its mode (the operator chose it; `/dev/null` is one). A symbolic link is
+    /// refused, never followed: one planted at `path` would send every message to its target.
     /// - Throws: `TraceFileError` with the system's reason when it cannot be opened.
     package init(path: String) throws {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw TraceFileError(reason: String(cString: strerror(errno))) }
+        var fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            // The umask may have taken bits away (never added any): make it exactly 0600.
+            _ = fchmod(fd, 0o600)
+        } else if errno == EEXIST {
+            // Something is there (O_EXCL also refuses a symbolic link, dangling or not): open it
+            // as it is, still not through a link.
+            fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
+        }
+        guard fd >= 0 else {
+            throw TraceFileError(reason: errno == ELOOP ? "it is a symbolic link, which a trace never follows" : String(cString: strerror(errno)))
+        }
         descriptor = QueueBound(fd, queue: queue)
     }
 

@@ -25,8 +25,15 @@ public enum ShopError: Error, Sendable, Equatable {
     /// Work stopped because its caller cancelled it or its deadline passed; nothing was changed.
     /// Code 1007, `Interrupted`.
     case interrupted
-    /// The database failed (I/O, corruption, full disk). Code 1008, `StorageError`.
+    /// The database failed (I/O, corruption, full disk, a lost connection, a schema someone
+    /// changed). The text is the store's own reason, naming its tables and statements: for the
+    /// operator's log, never for the client, which gets a stable sentence instead. Code 1008,
+    /// `StorageError`.
     case storage(String)
+    /// The database cannot be reached: the last attempt to connect failed (`lastFailure`, for the
+    /// operator's log, like `storage`'s text), and the next is not made before `retryInMilliseconds`
+    /// have passed. Code 1008, `StorageError`, like any other failure of the database.
+    case storeUnreachable(retryInMilliseconds: Int, lastFailure: String)
     /// Another writer held the store longer than this write would wait (its busy timeout): a
     /// `shop-rpc import` in progress, say. Nothing was changed; the same call may simply be made
     /// again later. Code 1010, `StoreBusy`.

@@ -42,26 +42,36 @@ extension ShopService {
     /// Opens the store at `path` and migrates its schema. A new store starts as `creation` says:
     /// with the demo catalog (what the server does), or empty (what `shop-rpc import` does).
     ///
-    /// - A `postgres://` or `postgresql://` URI (anything libpq accepts, e.g.
+    /// - A `postgres://` or `postgresql://` URI, the scheme in any case (anything libpq accepts, e.g.
     ///   `postgresql:///shop?host=/run/pg&port=5433`) opens a PostgreSQL store with up to
     ///   `postgresPoolSize` connections; several processes may share the database.
     /// - Otherwise `path` is a SQLite file (created with its directories if needed), or
     ///   `":memory:"` for a private in-memory database. Several services (or processes) may open
-    ///   one file; they never oversell.
+    ///   one file; they never oversell. A directory it creates is 0700 and the file 0600, whatever
+    ///   the umask (`SQLiteStoreFiles`).
+    /// - `readOnly` (`--read-only`) opens an existing store without writing it: a SQLite file with
+    ///   read-only connections, a PostgreSQL database with read-only sessions; neither is created,
+    ///   seeded or migrated, and a store that is missing (or needs a migration) is an error.
     ///
     /// Callers must refuse other URI schemes themselves (see `uriScheme(of:)`).
     ///
     /// Throws only `ShopError` (`.storage`).
-    public static func open(path: String, postgresPoolSize: Int = defaultPostgresPoolSize, creation: StoreCreation = .demoCatalog) throws -> ShopService {
+    public static func open(
+        path: String, postgresPoolSize: Int = defaultPostgresPoolSize, creation: StoreCreation = .demoCatalog, readOnly: Bool = false
+    ) throws -> ShopService {
         if let scheme = uriScheme(of: path), postgresSchemes.contains(scheme.lowercased()) {
             guard path.dropFirst(scheme.count).hasPrefix("://") else {
                 // libpq would take the whole value for a database name, and might echo it (with
                 // any password in it) in its error.
                 throw ShopError.storage("a PostgreSQL URI starts with \(scheme.lowercased())://")
             }
-            return ShopService(store: try PostgreSQLShopStore.open(uri: path, poolSize: postgresPoolSize, creation: creation))
+            // libpq recognises a URI only by a lower-case scheme: `POSTGRES://u:pw@h/db` would be
+            // taken for a database name (password included) on the local socket, or quoted whole
+            // in an error. The scheme is case-insensitive (RFC 3986), so it is handed over lowered.
+            let uri = scheme.lowercased() + path.dropFirst(scheme.count)
+            return ShopService(store: try PostgreSQLShopStore.open(uri: uri, poolSize: postgresPoolSize, creation: creation, readOnly: readOnly))
         }
-        return ShopService(store: try SQLiteShopStore.open(path: path, creation: creation))
+        return ShopService(store: try SQLiteShopStore.open(path: path, creation: creation, readOnly: readOnly))
     }
 
 }

@@ -306,7 +306,12 @@ class StoreInterruptedError(ShopError):
 
 
 class StorageError(ShopError):
-    """1008 ``StorageError``: the database failed."""
+    """1008 ``StorageError``: the database failed.
+
+    The message and ``detail`` are the same whatever failed (the server's log at ``--log-level debug``
+    has the reason), except while the server waits to reconnect to its database: then ``detail`` says
+    when the next attempt is, and ``data["retryAfterMs"]`` in how many milliseconds.
+    """
 
 
 class InventoryUnavailableError(ShopError):

@@ -32,10 +32,16 @@ struct PostgreSQLCatalogImport {
     /// Stops the import before it commits (checked between rows and before COMMIT; the store
     /// cancels its statements with `PQcancel`).
     var interruption: (any ShopInterruption)?
+    /// When set, the database has no schema yet: it is created first, in the import's
+    /// transaction, so a rollback (row errors, a dry run, a failure) takes it away with the rest.
+    var schemaFirst: StoreCreation?
 
     func run<Source: CatalogRowSource>(_ source: inout Source, progress: (CatalogImportProgress) -> Void) throws -> CatalogImportOutcome {
         try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         do {
+            if let schemaFirst {
+                try PostgreSQLSchema.migrateInOpenTransaction(connection, creation: schemaFirst)
+            }
             try connection.execute(
                 "SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = \(PostgreSQLConnection.lockTimeoutMilliseconds)")
             if !options.dryRun {

@@ -49,9 +49,14 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
     /// each execution, tens of milliseconds for a lookup of microseconds.
     ///
     /// - Throws: `PostgreSQLError` with libpq's message (bad URI, unknown database or role,
-    ///   unreachable server after `connectTimeoutSeconds`), or why libpq cannot be loaded (it
-    ///   is loaded on the first connection; see `CPostgreSQL.h`).
-    init(uri: String) throws(PostgreSQLError) {
+    ///   unreachable server after `connectTimeoutSeconds`) passed through
+    ///   `ConnectionStringRedaction`, since libpq quotes a malformed URI, or part of it, verbatim;
+    ///   or why libpq cannot be loaded (it is loaded on the first connection; see `CPostgreSQL.h`).
+    ///
+    /// `readOnly` adds `default_transaction_read_only = on` for the session: every transaction
+    /// that does not ask for `READ WRITE` (none here does) is read-only, so the server refuses a
+    /// write (SQLSTATE 25006) whatever the shop asks.
+    init(uri: String, readOnly: Bool = false) throws(PostgreSQLError) {
         if let loadError = shop_libpq_load() {
             throw PostgreSQLError(sqlState: "", message: String(cString: loadError))
         }
@@ -65,7 +70,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         }
         guard let opened else { throw PostgreSQLError(sqlState: "", message: "out of memory") }
         guard PQstatus(opened) == CONNECTION_OK else {
-            let message = Self.trimmed(PQerrorMessage(opened))
+            let message = ConnectionStringRedaction(connectionString: uri).redact(Self.trimmed(PQerrorMessage(opened)))
             PQfinish(opened)
             throw PostgreSQLError(sqlState: "", message: message.isEmpty ? "cannot connect" : message)
         }
@@ -75,7 +80,7 @@ final class PostgreSQLConnection: @unchecked Sendable {  // one caller at a time
         }
         handle = opened
         interruptSwitch = InterruptSwitch(interrupt: PostgreSQLCancelRequest(cancel: cancel).send)
-        try executeNow("SET synchronous_commit = on; SET default_transaction_isolation = 'read committed'; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET lock_timeout = \(Self.lockTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning; SELECT set_config('jit', 'off', false) FROM pg_settings WHERE name = 'jit'")
+        try executeNow("SET synchronous_commit = on; SET default_transaction_isolation = 'read committed'; SET statement_timeout = \(Self.statementTimeoutMilliseconds); SET lock_timeout = \(Self.lockTimeoutMilliseconds); SET TIME ZONE 'UTC'; SET client_min_messages = warning; SELECT set_config('jit', 'off', false) FROM pg_settings WHERE name = 'jit'" + (readOnly ? "; SET default_transaction_read_only = on" : ""))
     }
 
     deinit {

@@ -44,25 +44,54 @@ enum PostgreSQLSchema {
     static func migrate(_ connection: PostgreSQLConnection, creation: StoreCreation) throws {
         try connection.execute("BEGIN")
         do {
-            // Waiting for another process's migration is not a write to give up on.
-            try connection.execute("SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0")
-            _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [migrationLockKey]) { _ in () }
-            try connection.execute("CREATE TABLE IF NOT EXISTS shop_schema_version (version INTEGER NOT NULL)")
-            let current = try connection.query("SELECT max(version) FROM shop_schema_version", []) { $0.int(0) }.first ?? 0
-            guard current <= latestVersion else {
-                throw PostgreSQLError(sqlState: "", message: "database schema version \(current) is newer than this build's \(latestVersion)")
-            }
-            for migration in migrations where migration.version > current {
-                try migration.apply(connection, creation)
-            }
-            if current < latestVersion {
-                try connection.run("DELETE FROM shop_schema_version", [])
-                try connection.run("INSERT INTO shop_schema_version (version) VALUES ($1)", [latestVersion])
-            }
+            try migrateInOpenTransaction(connection, creation: creation)
             try connection.execute("COMMIT")
         } catch {
             connection.rollbackIfInTransaction()
             throw error
+        }
+    }
+
+    /// `migrate`'s work inside the transaction open on `connection`, which the caller commits or
+    /// rolls back (an import into a database without the schema: `StoreCreation.importedFile`).
+    /// Sets the transaction's `lock_timeout` and `statement_timeout` to 0 (no limit) and holds the
+    /// migration lock until it ends.
+    static func migrateInOpenTransaction(_ connection: PostgreSQLConnection, creation: StoreCreation) throws {
+        // Waiting for another process's migration is not a write to give up on.
+        try connection.execute("SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0")
+        _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [migrationLockKey]) { _ in () }
+        try connection.execute("CREATE TABLE IF NOT EXISTS shop_schema_version (version INTEGER NOT NULL)")
+        let current = try connection.query("SELECT max(version) FROM shop_schema_version", []) { $0.int(0) }.first ?? 0
+        guard current <= latestVersion else {
+            throw PostgreSQLError(sqlState: "", message: "database schema version \(current) is newer than this build's \(latestVersion)")
+        }
+        for migration in migrations where migration.version > current {
+            try migration.apply(connection, creation)
+        }
+        if current < latestVersion {
+            try connection.run("DELETE FROM shop_schema_version", [])
+            try connection.run("INSERT INTO shop_schema_version (version) VALUES ($1)", [latestVersion])
+        }
+    }
+
+    /// The schema version the database holds, 0 when it has none (no `shop_schema_version`).
+    static func currentVersion(_ connection: PostgreSQLConnection) throws -> Int {
+        let hasVersion = try connection.query("SELECT count(*) FROM pg_class WHERE oid = to_regclass('shop_schema_version')", []) { $0.int(0) }.first == 1
+        guard hasVersion else { return 0 }
+        return try connection.query("SELECT coalesce(max(version), 0) FROM shop_schema_version", []) { $0.int(0) }.first ?? 0
+    }
+
+    /// For a store opened read-only, which cannot migrate: checks that the database holds the
+    /// shop's schema at `latestVersion`.
+    /// - Throws: `PostgreSQLError` saying there is no shop store in the database, or that it needs
+    ///   a migration that opening it once without `--read-only` makes, or comes from a newer build.
+    static func checkReadOnly(_ connection: PostgreSQLConnection) throws {
+        let current = try currentVersion(connection)
+        guard current == latestVersion else {
+            let reason = current == 0 ? "there is no shop store in this database, and a read-only opening never creates one"
+                : current > latestVersion ? "its schema version \(current) is newer than this build's \(latestVersion)"
+                : "its schema version \(current) is older than this build's \(latestVersion); open it once read-write to migrate it"
+            throw PostgreSQLError(sqlState: "", message: reason)
         }
     }
 

@@ -74,29 +74,46 @@ final class PostgreSQLShopStore: ShopStore {
     /// How a search bounds its steps (`PostgreSQLShopTransaction.searchProducts`).
     let searchLimits: PostgreSQLSearchLimits
 
-    private init(pool: PostgreSQLConnectionPool, searchLimits: PostgreSQLSearchLimits) {
+    /// Set when the store was opened `.importedFile` on a database without the schema: each
+    /// import creates it first, inside its own transaction (`PostgreSQLCatalogImport`).
+    private let schemaInImport: StoreCreation?
+
+    private init(pool: PostgreSQLConnectionPool, searchLimits: PostgreSQLSearchLimits, schemaInImport: StoreCreation? = nil) {
         self.pool = pool
         self.searchLimits = searchLimits
+        self.schemaInImport = schemaInImport
     }
 
     // MARK: - Opening
 
     /// Connects to `uri` (a `postgres://` or `postgresql://` URI, anything libpq accepts), migrates
     /// and seeds the database if needed (safe when several processes start at once), and keeps up
-    /// to `poolSize` connections.
+    /// to `poolSize` connections. `readOnly` (`--read-only`) migrates and seeds nothing, and opens
+    /// every session with `default_transaction_read_only = on` (`PostgreSQLConnection`): a
+    /// database without the shop's schema, or with an older one, is an error then. A database
+    /// without the schema opened `.importedFile` is not migrated here: its imports create the
+    /// schema in their own transaction, so one that fails leaves none.
     ///
     /// - Throws: `.storage` with libpq's message when the server cannot be reached (after the
     ///   connect timeout), the database or role does not exist, or migrating fails.
     static func open(
-        uri: String, poolSize: Int, creation: StoreCreation = .demoCatalog, searchLimits: PostgreSQLSearchLimits = PostgreSQLSearchLimits()
+        uri: String, poolSize: Int, creation: StoreCreation = .demoCatalog, readOnly: Bool = false,
+        searchLimits: PostgreSQLSearchLimits = PostgreSQLSearchLimits()
     ) throws(ShopError) -> PostgreSQLShopStore {
         do {
-            let first = try PostgreSQLConnection(uri: uri)
-            try PostgreSQLSchema.migrate(first, creation: creation)
-            let pool = PostgreSQLConnectionPool(capacity: max(1, poolSize), connections: [first], backoff: .postgres) {
-                try PostgreSQLConnection(uri: uri)
+            let first = try PostgreSQLConnection(uri: uri, readOnly: readOnly)
+            var schemaInImport: StoreCreation?
+            if readOnly {
+                try PostgreSQLSchema.checkReadOnly(first)
+            } else if creation == .importedFile, try PostgreSQLSchema.currentVersion(first) == 0 {
+                schemaInImport = creation
+            } else {
+                try PostgreSQLSchema.migrate(first, creation: creation)
             }
-            return PostgreSQLShopStore(pool: pool, searchLimits: searchLimits)
+            let pool = PostgreSQLConnectionPool(capacity: max(1, poolSize), connections: [first], backoff: .postgres) {
+                try PostgreSQLConnection(uri: uri, readOnly: readOnly)
+            }
+            return PostgreSQLShopStore(pool: pool, searchLimits: searchLimits, schemaInImport: schemaInImport)
         } catch {
             throw ShopError(postgresError: error, interruption: nil)
         }
@@ -190,7 +207,8 @@ final class PostgreSQLShopStore: ShopStore {
             return try pool.withConnection(interruption: interruption) { connection in
                 if interruption?.isInterrupted == true { throw ShopError.interrupted }
                 return try connection.withInterrupts(from: interruption) {
-                    try PostgreSQLCatalogImport(connection: connection, options: options, stockChanges: stockChanges, interruption: interruption)
+                    try PostgreSQLCatalogImport(connection: connection, options: options, stockChanges: stockChanges, interruption: interruption,
+                                                schemaFirst: schemaInImport)
                         .run(&source, progress: progress)
                 }
             }

@@ -20,7 +20,8 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
 extension ShopError {
     /// `error` as the service reports it: a `ShopError` as is, SQLite's interrupt as
     /// `.interrupted`, a lock another connection held past the busy timeout as `.storeBusy`, every
-    /// other failure as `.storage`.
+    /// pool waiting to reconnect (`ReconnectPending`) as `.storeUnreachable`, every other failure
+    /// as `.storage`.
     init(storeError error: any Error) {
         switch error {
         case let shopError as ShopError: self = shopError
@@ -28,6 +29,8 @@ extension ShopError {
         case let sqliteError as SQLiteError where sqliteError.primaryCode == SQLITE_BUSY:
             self = .storeBusy(detail: "another connection held the database's lock for \(SQLiteConnection.busyTimeoutMilliseconds) ms: \(sqliteError.description)")
         case let sqliteError as SQLiteError: self = .storage(sqliteError.description)
+        case let pending as ReconnectPending:
+            self = .storeUnreachable(retryInMilliseconds: pending.retryInMilliseconds, lastFailure: pending.lastFailure)
         default: self = .storage(String(describing: error))
         }
     }

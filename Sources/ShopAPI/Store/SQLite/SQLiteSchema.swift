@@ -49,6 +49,22 @@ enum SQLiteSchema {
         }
     }
 
+    /// For a store opened read-only, which cannot migrate: checks that the database is at
+    /// `latestVersion` and returns how to search (without an index when it has none).
+    /// - Throws: `SQLiteError` saying the file is not a shop store, or needs a migration that
+    ///   opening it once without `--read-only` makes, or comes from a newer build.
+    static func checkReadOnly(_ connection: SQLiteConnection, allowFullTextSearch: Bool) throws -> SQLiteSearchMode {
+        let current = try connection.query("PRAGMA user_version", []) { $0.int(0) }.first ?? 0
+        guard current == latestVersion else {
+            let reason = current == 0 ? "it is not a shop store (an empty or foreign database)"
+                : current > latestVersion ? "its schema version \(current) is newer than this build's \(latestVersion)"
+                : "its schema version \(current) is older than this build's \(latestVersion); open it once read-write to migrate it"
+            throw SQLiteError(code: SQLITE_ERROR, message: reason)
+        }
+        guard allowFullTextSearch else { return .scan }
+        return try SQLiteSearchIndex.existingMode(connection) ?? .scan
+    }
+
     // MARK: - Version 1
 
     private static let createTables = """

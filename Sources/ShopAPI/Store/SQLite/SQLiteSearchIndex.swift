@@ -17,13 +17,7 @@ enum SQLiteSearchIndex {
     /// Returns `.scan` when FTS5 is unavailable (or not allowed). Call inside a write transaction.
     static func prepare(_ connection: SQLiteConnection, allowFullText: Bool) throws -> SQLiteSearchMode {
         guard allowFullText else { return .scan }
-        let exists = try connection.query(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'product_words'", []
-        ) { $0.int(0) }.first == 1
-        if exists {
-            // Present but unusable means this SQLite lacks FTS5 (the file came from elsewhere).
-            return (try? connection.prepared("SELECT rowid FROM product_words LIMIT 0")) == nil ? .scan : .fullText
-        }
+        if let mode = try existingMode(connection) { return mode }
         do {
             try connection.inSavepoint("search_index") {
                 try connection.execute(createTable)
@@ -38,6 +32,18 @@ enum SQLiteSearchIndex {
         } catch let error as SQLiteError where error.message.contains("no such module") {
             return .scan
         }
+    }
+
+    /// How to search with the index as it is, creating nothing (a read-only store): `.fullText`
+    /// when the index exists and this SQLite has FTS5, `.scan` when it exists without FTS5, nil
+    /// when there is none.
+    static func existingMode(_ connection: SQLiteConnection) throws -> SQLiteSearchMode? {
+        let exists = try connection.query(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'product_words'", []
+        ) { $0.int(0) }.first == 1
+        guard exists else { return nil }
+        // Present but unusable means this SQLite lacks FTS5 (the file came from elsewhere).
+        return (try? connection.prepared("SELECT rowid FROM product_words LIMIT 0")) == nil ? .scan : .fullText
     }
 
     // MARK: - Changes

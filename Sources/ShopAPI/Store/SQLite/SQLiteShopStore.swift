@@ -34,9 +34,17 @@ final class SQLiteShopStore: ShopStore {
     // MARK: - Opening
 
     /// Opens the database at `path` (`":memory:"` for a private in-memory one), creating parent
-    /// directories and migrating as needed; a new database starts as `creation` says.
+    /// directories (0700) and the file (0600, `SQLiteStoreFiles`) and migrating as needed; a new
+    /// database starts as `creation` says. `readOnly` opens an existing file with every
+    /// connection read-only (`Role.readOnly`), creating, migrating and writing nothing, and fails
+    /// when there is no store at `path` (an in-memory store is made as usual: it writes no file).
     /// `allowFullTextSearch: false` forces the search without an index (for tests of the fallback).
-    static func open(path: String, creation: StoreCreation = .demoCatalog, allowFullTextSearch: Bool = true) throws(ShopError) -> SQLiteShopStore {
+    static func open(
+        path: String, creation: StoreCreation = .demoCatalog, readOnly: Bool = false, allowFullTextSearch: Bool = true
+    ) throws(ShopError) -> SQLiteShopStore {
+        if readOnly, path != ":memory:" {
+            return try openReadOnly(path: path, allowFullTextSearch: allowFullTextSearch)
+        }
         do {
             if path == ":memory:" {
                 let connection = try SQLiteConnection.open(path: path, as: .inMemory)
@@ -46,10 +54,8 @@ final class SQLiteShopStore: ShopStore {
                 }
                 return SQLiteShopStore(readers: shared, writerConnection: shared, searchMode: searchMode)
             }
-            let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
-            if !directory.isEmpty {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
+            _ = try SQLiteStoreFiles.createParentDirectories(of: path)
+            try SQLiteStoreFiles.createPrivateDatabaseFile(path)
             let (writerConnection, searchMode) = try openWriterAndMigrate(path: path, creation: creation, allowFullTextSearch: allowFullTextSearch)
             let readers = SQLiteConnectionPool(capacity: readerCount) {
                 try SQLiteConnection.open(path: path, as: .reader)
@@ -61,6 +67,25 @@ final class SQLiteShopStore: ShopStore {
                 },
                 searchMode: searchMode
             )
+        } catch {
+            throw ShopError(storeError: error)
+        }
+    }
+
+    /// The store at `path` with every connection `Role.readOnly`: the writer's too, so a write
+    /// that reached it would fail (the server serves no write method then).
+    private static func openReadOnly(path: String, allowFullTextSearch: Bool) throws(ShopError) -> SQLiteShopStore {
+        guard SQLiteStoreFiles.exists(path) else {
+            throw ShopError.storage("there is no store there, and a read-only opening never creates one")
+        }
+        do {
+            let first = try SQLiteConnection.open(path: path, as: .readOnly)
+            let searchMode = try SQLiteSchema.checkReadOnly(first, allowFullTextSearch: allowFullTextSearch)
+            let readers = SQLiteConnectionPool(capacity: readerCount, connections: [first]) {
+                try SQLiteConnection.open(path: path, as: .readOnly)
+            }
+            let writer = SQLiteConnectionPool(capacity: 1) { try SQLiteConnection.open(path: path, as: .readOnly) }
+            return SQLiteShopStore(readers: readers, writerConnection: writer, searchMode: searchMode)
         } catch {
             throw ShopError(storeError: error)
         }
