@@ -111,7 +111,7 @@ extension ShopError: RPCErrorConvertible {
         case .inventoryShed:
             ShopMethods.inventoryUnavailableMessage
         case let .stockOutOfRange(sku, available, delta, max):
-            "\(sku) has \(available) available: a change of \(delta) would leave \(available + delta), outside 0…\(max); nothing was changed"
+            "\(sku) has \(available) available: a change of \(delta) would leave \(Self.levelAfter(available, delta)), outside 0…\(max); nothing was changed"
         case let .stockMismatch(sku, expected, available):
             "\(sku) has \(available) available, not the expected \(expected); nothing was changed"
         case let .invalidProducts(errors, more):
@@ -131,6 +131,13 @@ extension ShopError: RPCErrorConvertible {
     static func productField(_ error: CatalogFileError) -> String {
         let product = "products[\(error.line - 1)]"
         return error.field == "line" || error.field.isEmpty ? product : "\(product).\(error.field)"
+    }
+
+    /// The level a change would leave, for the message: the sum checked, since `delta` may be a
+    /// caller's saturated value (`ShopService.setStock` reports Int.min for an `available` of Int.min).
+    static func levelAfter(_ available: Int, _ delta: Int) -> String {
+        let (after, overflow) = available.addingReportingOverflow(delta)
+        return overflow ? "a level no integer can hold" : String(after)
     }
 
     /// `data.detail` of `inventoryCircuitOpen`.
