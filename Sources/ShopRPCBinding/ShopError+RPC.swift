@@ -29,6 +29,10 @@ extension ShopError: RPCErrorConvertible {
             details = ["sku": .string(sku), "available": .int(Int64(available)), "delta": .int(Int64(delta)), "max": .int(Int64(max))]
         case let .stockMismatch(sku, expected, available):
             details = ["sku": .string(sku), "expected": .int(Int64(expected)), "available": .int(Int64(available))]
+        case let .cartFull(cartId, lines, max):
+            details = ["cartId": .string(cartId), "lines": .int(Int64(lines)), "max": .int(Int64(max))]
+        case let .cartTotalOutOfRange(cartId):
+            details = ["cartId": .string(cartId), "max": .int(Int64(ShopLimits.maxCartLines)), "totalOutOfRange": .bool(true)]
         case let .invalidProducts(errors, more):
             var members: JSONObject = ["detail": .string(Self.productsDetail(errors, more: more))]
             if let first = errors.first { members.append("field", .string(Self.productField(first))) }
@@ -60,6 +64,7 @@ extension ShopError: RPCErrorConvertible {
         case .invalidProducts: -32602
         case .stockOutOfRange: 1011
         case .stockMismatch: 1012
+        case .cartFull, .cartTotalOutOfRange: 1013
         }
     }
 
@@ -80,6 +85,7 @@ extension ShopError: RPCErrorConvertible {
         case .invalidProducts: "InvalidParams"
         case .stockOutOfRange: "StockOutOfRange"
         case .stockMismatch: "StockMismatch"
+        case .cartFull, .cartTotalOutOfRange: "CartFull"
         }
     }
 
@@ -114,6 +120,10 @@ extension ShopError: RPCErrorConvertible {
             "\(sku) has \(available) available: a change of \(delta) would leave \(Self.levelAfter(available, delta)), outside 0…\(max); nothing was changed"
         case let .stockMismatch(sku, expected, available):
             "\(sku) has \(available) available, not the expected \(expected); nothing was changed"
+        case let .cartFull(cartId, lines, max):
+            "Cart \(Self.quoted(cartId)) is full: it holds \(lines) lines, at most \(max) are allowed; nothing was changed"
+        case let .cartTotalOutOfRange(cartId):
+            "Cart \(Self.quoted(cartId)) is worth more than a total can hold: remove lines; nothing was changed"
         case let .invalidProducts(errors, more):
             "Invalid params: \(Self.productsDetail(errors, more: more))"
         }
