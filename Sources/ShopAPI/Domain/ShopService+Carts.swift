@@ -43,10 +43,11 @@ extension ShopService {
             guard existing != nil || lines.count < ShopLimits.maxCartLines else {
                 throw ShopError.cartFull(cartId: cartId, lines: lines.count, max: ShopLimits.maxCartLines)
             }
-            // Both at most maxLineQuantity (the stored one by this rule), so the sum cannot overflow.
-            let newQuantity = (existing?.quantity ?? 0) + quantity
-            guard newQuantity <= maxQuantity else {
-                throw ShopError.invalidQuantity(sku: sku, quantity: newQuantity, max: maxQuantity)
+            // `quantity` is at most maxQuantity, and so is every line this rule wrote; the sum is
+            // still checked, since the stored quantity is only what the store holds.
+            let (newQuantity, overflow) = (existing?.quantity ?? 0).addingReportingOverflow(quantity)
+            guard !overflow, newQuantity <= maxQuantity else {
+                throw ShopError.invalidQuantity(sku: sku, quantity: overflow ? Int.max : newQuantity, max: maxQuantity)
             }
             let line = CartLine(sku: sku, quantity: newQuantity, unitPriceCents: product.priceCents)
             try transaction.setCartLine(cartId: cartId, line: line)
