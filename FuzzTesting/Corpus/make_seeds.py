@@ -56,6 +56,39 @@ HOSTILE = [
     '[{"jsonrpc":"2.0","id":7,"method":"tools/list","params":null},{"jsonrpc":"2.0","method":"cart.add","params":null},{"jsonrpc":"2.0","id":8,"method":"rpc.stats","params":false},{"jsonrpc":"2.0","method":"ping","params":0}]',
 ]
 
+# The integer extremes (issue #40): ±2^63, ±(2^63-1), -2^63 as a float and one past it, 1e19, in
+# every integer param of every method (the fuzzer serves every scope, admin included), in _meta and
+# as MCP tool arguments. Each method's other params are valid, so the extreme is what gets checked.
+EXTREMES = ["9223372036854775808", "-9223372036854775808", "9223372036854775807", "-9223372036854775807",
+            "-9.223372036854775808e18", "-9223372036854775809", "1e19"]
+INTEGER_PARAMS = [
+    ("catalog.list", '{"limit":%s}'),
+    ("catalog.search", '{"query":"guide","limit":%s}'),
+    ("orders.list", '{"limit":%s}'),
+    ("cart.add", '{"cartId":"x","sku":"SKU-0003","quantity":%s}'),
+    ("admin.stock.adjust", '{"sku":"SKU-0003","delta":%s,"reason":"other"}'),
+    ("admin.stock.set", '{"sku":"SKU-0003","available":%s}'),
+    ("admin.stock.set", '{"sku":"SKU-0003","available":5,"expected":%s}'),
+    ("admin.products.upsert", '{"products":[{"sku":"SKU-0003","priceCents":%s}]}'),
+    ("admin.products.upsert", '{"products":[{"sku":"SKU-0003","stock":%s}]}'),
+    ("catalog.get", '{"sku":"SKU-0001","_meta":{"deadlineMs":%s}}'),
+    ("catalog.list", '{"_meta":{"progressToken":%s}}'),
+    ("admin.stock.adjust", '{"sku":"SKU-0001","delta":1,"reason":"other","_meta":{"deadlineMs":%s,"progressToken":%s}}'),
+]
+EXTREME_STREAMS = []
+for method, params in INTEGER_PARAMS:
+    stream = []
+    for number, value in enumerate(EXTREMES):
+        filled = params % ((value,) * params.count("%s"))
+        stream.append('{"jsonrpc":"2.0","id":"x%d","method":"%s","params":%s}' % (number, method, filled))
+        stream.append('{"jsonrpc":"2.0","method":"%s","params":%s}' % (method, filled))
+        tool = method.replace(".", "_")
+        stream.append('{"jsonrpc":"2.0","id":"t%d","method":"tools/call","params":{"name":"%s","arguments":%s}}' % (number, tool, filled))
+    EXTREME_STREAMS.append(stream)
+ACTORS = ['"=1+1"', '"a\u0000b"', '"\u001b[31m"', '"x\ny"', '"\u202eevil"', '"\u2066x"', '"\u0085"', '"\u007f"']
+for number, actor in enumerate(ACTORS):
+    EXTREME_STREAMS.append(['{"jsonrpc":"2.0","id":"a%d","method":"admin.stock.adjust","params":{"sku":"SKU-0001","delta":1,"reason":"other","_meta":{"actor":%s}}}' % (number, actor)])
+
 LSP = [
     b'Content-Length: 40\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"ping"}',
     # Two messages back to back (the literals concatenate), the second with bare-LF headers.
@@ -84,6 +117,10 @@ for line in singles:
 for start in range(0, len(vectors), 6):
     write("FuzzEngine", ("\n".join(vectors[start:start + 6]) + "\n").encode())
 write("FuzzEngine", ("\n".join(HOSTILE) + "\n").encode())
+for stream in EXTREME_STREAMS:
+    write("FuzzEngine", ("\n".join(stream) + "\n").encode())
+    for line in stream:
+        write("FuzzEngine", (line + "\n").encode())
 
 # FuzzJSONParser: each message as one document, plus a few edge documents.
 for line in singles:

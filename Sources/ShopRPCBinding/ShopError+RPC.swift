@@ -39,6 +39,10 @@ extension ShopError: RPCErrorConvertible {
             details = ["sku": .string(sku), "available": .int(Int64(available)), "delta": .int(Int64(delta)), "max": .int(Int64(max))]
         case let .stockMismatch(sku, expected, available):
             details = ["sku": .string(sku), "expected": .int(Int64(expected)), "available": .int(Int64(available))]
+        case let .cartFull(cartId, lines, max):
+            details = ["cartId": .string(cartId), "lines": .int(Int64(lines)), "max": .int(Int64(max))]
+        case let .cartTotalOutOfRange(cartId):
+            details = ["cartId": .string(cartId), "max": .int(Int64(ShopLimits.maxCartLines)), "totalOutOfRange": .bool(true)]
         case let .invalidProducts(errors, more):
             var members: JSONObject = ["detail": .string(Self.productsDetail(errors, more: more))]
             if let first = errors.first { members.append("field", .string(Self.productField(first))) }
@@ -70,6 +74,7 @@ extension ShopError: RPCErrorConvertible {
         case .invalidProducts: -32602
         case .stockOutOfRange: 1011
         case .stockMismatch: 1012
+        case .cartFull, .cartTotalOutOfRange: 1013
         }
     }
 
@@ -90,6 +95,7 @@ extension ShopError: RPCErrorConvertible {
         case .invalidProducts: "InvalidParams"
         case .stockOutOfRange: "StockOutOfRange"
         case .stockMismatch: "StockMismatch"
+        case .cartFull, .cartTotalOutOfRange: "CartFull"
         }
     }
 
@@ -123,9 +129,13 @@ extension ShopError: RPCErrorConvertible {
         case .inventoryShed:
             ShopMethods.inventoryUnavailableMessage
         case let .stockOutOfRange(sku, available, delta, max):
-            "\(sku) has \(available) available: a change of \(delta) would leave \(available + delta), outside 0…\(max); nothing was changed"
+            "\(sku) has \(available) available: a change of \(delta) would leave \(Self.levelAfter(available, delta)), outside 0…\(max); nothing was changed"
         case let .stockMismatch(sku, expected, available):
             "\(sku) has \(available) available, not the expected \(expected); nothing was changed"
+        case let .cartFull(cartId, lines, max):
+            "Cart \(Self.quoted(cartId)) is full: it holds \(lines) lines, at most \(max) are allowed; nothing was changed"
+        case let .cartTotalOutOfRange(cartId):
+            "Cart \(Self.quoted(cartId)) is worth more than a total can hold: remove lines; nothing was changed"
         case let .invalidProducts(errors, more):
             "Invalid params: \(Self.productsDetail(errors, more: more))"
         }
@@ -151,6 +161,13 @@ extension ShopError: RPCErrorConvertible {
     /// `data.detail` of `storeUnreachable`.
     static func unreachableDetail(_ retryInMilliseconds: Int) -> String {
         "the database is unreachable; the next reconnect attempt is in \(retryInMilliseconds) ms"
+    }
+
+    /// The level a change would leave, for the message: the sum checked, since `delta` may be a
+    /// caller's saturated value (`ShopService.setStock` reports Int.min for an `available` of Int.min).
+    static func levelAfter(_ available: Int, _ delta: Int) -> String {
+        let (after, overflow) = available.addingReportingOverflow(delta)
+        return overflow ? "a level no integer can hold" : String(after)
     }
 
     /// `data.detail` of `inventoryCircuitOpen`.

@@ -137,6 +137,9 @@ struct CancelOrderParams: ValidatedParams {
 }
 
 private let stockLevels = 0...ShopLimits.maxStock
+/// Deltas an adjust may ask (zero excluded separately). A range test, not `abs(delta) <= max`:
+/// `abs(-2^63)` cannot be represented and traps, and -2^63 is a value a client can send.
+private let stockDeltas = -ShopLimits.maxStock...ShopLimits.maxStock
 
 struct StockAdjustParams: ValidatedParams {
     var sku: String
@@ -146,7 +149,7 @@ struct StockAdjustParams: ValidatedParams {
     var adjustmentReason: StockAdjustmentReason? { StockAdjustmentReason(rawValue: reason) }
     func validate() throws(RPCError) {
         try requireIdentifier(sku, "sku")
-        guard delta != 0, abs(delta) <= ShopLimits.maxStock else {
+        guard delta != 0, stockDeltas.contains(delta) else {
             throw .invalidParams("'delta' must be a non-zero integer between -\(ShopLimits.maxStock) and \(ShopLimits.maxStock)", field: "delta")
         }
         guard adjustmentReason != nil else {
@@ -155,7 +158,7 @@ struct StockAdjustParams: ValidatedParams {
         }
     }
     static let schema = Schemas.params(
-        ["sku": Schemas.string, "delta": Schemas.integer(-ShopLimits.maxStock...ShopLimits.maxStock, excluding: 0),
+        ["sku": Schemas.string, "delta": Schemas.integer(stockDeltas, excluding: 0),
          "reason": Schemas.oneOf(StockAdjustmentReason.allCases.map(\.rawValue))],
         required: ["sku", "delta", "reason"])
 }

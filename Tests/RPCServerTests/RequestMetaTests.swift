@@ -56,6 +56,25 @@ final class RequestMetaTests: XCTestCase {
         }
     }
 
+    /// Control characters and bidirectional formatting would let an actor rewrite what a reader
+    /// of the ledger sees (a forged log line, an ANSI colour, "admin" spelt backwards).
+    func test_actor_withAControlCharacterOrBidiFormatting_isInvalidParamsNamingTheField() throws {
+        let refused: [Unicode.Scalar] = ["\u{0}", "\u{7}", "\u{9}", "\u{A}", "\u{D}", "\u{1B}", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}",
+                                         "\u{2028}", "\u{2029}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}",
+                                         "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}"]
+        for scalar in refused {
+            for value in ["\(scalar)", "ops:\(scalar)dana", "dana\(scalar)"] {
+                XCTAssertEqual(field(of: ["actor": .string(value)]), "_meta.actor", "U+\(String(scalar.value, radix: 16))")
+            }
+        }
+        XCTAssertThrowsError(try meta(["actor": "\u{202E}nimda"])) { error in
+            XCTAssertTrue((error as? RPCError)?.message.contains("U+202E") == true, "\(error)")
+        }
+        for allowed in ["ops:dana", "José", "agent:🙂", "=1+1", "\u{A0}x", "\u{200F}x", "\u{2065}x", "\u{206A}x"] {
+            XCTAssertEqual(try meta(["actor": .string(allowed)]).actor, allowed, allowed.debugDescription)
+        }
+    }
+
     func test_metaIsRemovedFromTheParams_andMustBeAnObject() throws {
         let (params, _) = try RequestMeta.split(.object(["sku": "A", "_meta": ["deadlineMs": 5]]))
         XCTAssertEqual(params, .object(["sku": "A"]))

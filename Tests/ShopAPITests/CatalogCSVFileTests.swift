@@ -48,6 +48,14 @@ final class CatalogCSVFileTests: XCTestCase {
         ])
     }
 
+    /// C1 controls too: a CSV export writes them as U+FFFD, so a SKU holding one would come back
+    /// from export → import as another SKU.
+    func test_identifierWithAC1Control_isAnError_butAName_mayHoldOne() {
+        let result = readCatalog("sku,name,category\nA\u{85},Mug,kitchen\nB,Mug,k\u{9B}\nC,Mug\u{9B},kitchen\n", format: .csv)
+        XCTAssertEqual(errorLines(result.errors), ["2: sku: contains a control character", "3: category: contains a control character"])
+        XCTAssertEqual(result.rows.map(\.sku), ["C"])
+    }
+
     func test_unknownColumn_otherCellsAreStillChecked() {
         let errors = readCatalog("sku,colour,priceCents\nA,red,-1\n", format: .csv).errors
         XCTAssertEqual(errorLines(errors).count, 2)

@@ -34,6 +34,30 @@ final class StockAdjustmentTests: StoreContractTestCase {
         }
     }
 
+    /// The library's own check, beside the binding's: Int.min and Int.max are refused, not trapped
+    /// on (`abs(Int.min)` and `level + Int.max` cannot be represented).
+    func test_adjustStock_deltaAtTheEndsOfInt_failsStockOutOfRange_notATrap() throws {
+        try forEachStore {
+            let before = try service.available("SKU-0003")
+            for delta in [Int.min, Int.min + 1, Int.max] {
+                XCTAssertEqual(service.adjustStockAndWait("SKU-0003", by: delta, .other).failure,
+                               .stockOutOfRange(sku: "SKU-0003", available: before, delta: delta, max: ShopLimits.maxStock))
+            }
+            XCTAssertEqual(try service.available("SKU-0003"), before)
+        }
+    }
+
+    func test_setStock_availableAtTheEndsOfInt_failsStockOutOfRange_withTheDeltaSaturated() throws {
+        try forEachStore {
+            let before = try service.available("SKU-0003")
+            XCTAssertEqual(service.setStockAndWait("SKU-0003", to: .min).failure,
+                           .stockOutOfRange(sku: "SKU-0003", available: before, delta: .min, max: ShopLimits.maxStock))
+            XCTAssertEqual(service.setStockAndWait("SKU-0003", to: .max).failure,
+                           .stockOutOfRange(sku: "SKU-0003", available: before, delta: .max - before, max: ShopLimits.maxStock))
+            XCTAssertEqual(try service.available("SKU-0003"), before)
+        }
+    }
+
     func test_adjustStock_aboveTheMaximum_failsStockOutOfRange() throws {
         try forEachStore {
             let before = try service.available("SKU-0003")

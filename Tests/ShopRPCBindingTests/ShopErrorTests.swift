@@ -18,6 +18,8 @@ final class ShopErrorTests: XCTestCase {
             (.storeUnreachable(retryInMilliseconds: 50, lastFailure: "refused"), 1008, "StorageError"),
             (.stockOutOfRange(sku: "x", available: 2, delta: -3, max: 9), 1011, "StockOutOfRange"),
             (.stockMismatch(sku: "x", expected: 4, available: 5), 1012, "StockMismatch"),
+            (.cartFull(cartId: "c", lines: 100, max: 100), 1013, "CartFull"),
+            (.cartTotalOutOfRange(cartId: "c"), 1013, "CartFull"),
         ]
         for (error, code, type) in errors {
             XCTAssertEqual(error.code, code)
@@ -81,6 +83,18 @@ final class ShopErrorTests: XCTestCase {
             "type": "StorageError", "detail": "the database is unreachable; the next reconnect attempt is in 400 ms", "retryAfterMs": 400,
         ])
         XCTAssertFalse(unreachable.message.contains("db.internal"), unreachable.message)
+    }
+
+    func test_cartFull_carriesTheLimit_orTheTotalOutOfRange_inData() {
+        XCTAssertEqual(ShopError.cartFull(cartId: "c", lines: 100, max: 100).rpcError.data,
+                       ["type": "CartFull", "cartId": "c", "lines": 100, "max": 100])
+        XCTAssertEqual(ShopError.cartTotalOutOfRange(cartId: "old").rpcError.data,
+                       ["type": "CartFull", "cartId": "old", "max": 100, "totalOutOfRange": true])
+    }
+
+    func test_stockOutOfRange_messageOfAnUnrepresentableLevel_isText_notATrap() {
+        XCTAssertTrue(ShopError.stockOutOfRange(sku: "A", available: 5, delta: .max, max: 9).message.contains("a level no integer can hold"))
+        XCTAssertTrue(ShopError.stockOutOfRange(sku: "A", available: 5, delta: .min, max: 9).message.contains("would leave \(Int.min + 5)"))
     }
 
     func test_pageCursor_roundTrips_andRejectsOtherKindsAndGarbage() throws {

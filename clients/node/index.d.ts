@@ -315,6 +315,7 @@ export const ErrorCode: Readonly<{
   StoreBusy: 1010;
   StockOutOfRange: 1011;
   StockMismatch: 1012;
+  CartFull: 1013;
 }>;
 
 export interface ErrorContext {
@@ -409,6 +410,17 @@ export class StockMismatchError extends ShopError {
   readonly expected: number | undefined;
   /** The level found. */
   readonly available: number | undefined;
+}
+/**
+ * 1013: `cartAdd` would start a new line past the cart's `max` lines, or the cart's total is more
+ * than 64 bits of cents hold (`totalOutOfRange`, an old cart: `cartClear` empties it); nothing was changed.
+ */
+export class CartFullError extends ShopError {
+  readonly cartId: string | undefined;
+  /** The cart's line count, for a new line past the limit. */
+  readonly lines: number | undefined;
+  readonly max: number | undefined;
+  readonly totalOutOfRange: boolean;
 }
 
 /** The server exited, crashed or closed its output, or the client was closed. */

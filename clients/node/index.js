@@ -27,5 +27,6 @@ export {
   StoreBusyError,
   StockOutOfRangeError,
   StockMismatchError,
+  CartFullError,
   ConnectionLostError,
 } from './lib/errors.js';

@@ -8,7 +8,9 @@ import ShopRPCBinding
 /// libFuzzer entry for the whole engine in-process.
 ///
 /// The input is an NDJSON stream: it is framed by `FrameDecoder`, every message is submitted to one
-/// `RPCEngine` serving every shop method on an in-memory store (created once per process), and the
+/// `RPCEngine` serving every shop method in every scope (`read,write,admin`, as
+/// `--allow read,write,admin` does: nothing a client sends may stop the server, whatever it is
+/// allowed) on an in-memory store (created once per process), and the
 /// harness waits until the engine has drained and every reply has been delivered (a hang of 10 s
 /// is reported as a crash). Then `ReplyExpectations` checks the replies against the requests.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -49,6 +51,7 @@ final class EngineHarness: Sendable {
         do { service = try ShopService.open(path: ":memory:") } catch { fatalError("cannot open the in-memory store: \(error)") }
         var configuration = EngineConfiguration()
         configuration.maxMessageBytes = Self.maxMessageBytes
+        configuration.allowedScopes = Set(ShopScope.allCases.map(\.rawValue))
         engine = RPCEngine(registry: MethodRegistry(ShopMethods.specs(service: service)), configuration: configuration)
     }
 

@@ -5,7 +5,8 @@
 ///
 /// Invariants checked: every body is valid JSON and valid JSON-RPC 2.0 (a progress notification, or
 /// a response with `jsonrpc: "2.0"`, an `id`, exactly one of `result`/`error`, and an error with an
-/// integer `code`, a string `message` and a string `data.type`); no `-32603` InternalError; exactly
+/// integer `code`, a string `message` and a string `data.type`, a pair protocol.md lists and that
+/// a healthy in-memory store can give, `DocumentedErrors`); no `-32603` InternalError; exactly
 /// one top-level reply per message that expects one (notifications and all-notification batches
 /// none); a batch's reply is an array with one element per non-notification element, in request
 /// order, each echoing that element's id or null; a request id (compared by numeric value) comes
@@ -108,6 +109,9 @@ public struct ReplyExpectations {
         fuzzCheck(error["message"]?.stringValue != nil, "error message is not a string: \(shown)")
         fuzzCheck(error["data"]?["type"]?.stringValue != nil, "error without a string data.type: \(shown)")
         fuzzCheck(code != -32603, "InternalError for a peer's input: \(shown)")
+        if let type = error["data"]?["type"]?.stringValue {
+            fuzzCheck(DocumentedErrors.allows(code: code, type: type), "an error protocol.md does not list (\(code) \(type)): \(shown)")
+        }
     }
 
     /// The batch replies can be paired one to one with the batches sent so that each reply has the

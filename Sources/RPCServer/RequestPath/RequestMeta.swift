@@ -7,7 +7,9 @@
 ///   up to whole milliseconds. Never converted to an integer before that comparison.
 /// - `progressToken`: a string or an integer.
 /// - `actor`: a non-empty string of at most `maxActorBytes` UTF-8 bytes: who the call is made for
-///   (a user, an agent), handed to the handler (`CallContext.actor`) for its records.
+///   (a user, an agent), handed to the handler (`CallContext.actor`) for its records. Without
+///   control characters or bidirectional formatting (`isAllowedInActor`): the records are shown
+///   in terminals, logs and spreadsheets, where those would rewrite what a reader sees.
 ///
 /// Anything else is a -32602 with `data.field` naming the member. Immutable; any thread.
 struct RequestMeta: Sendable, Equatable {
@@ -44,9 +46,26 @@ struct RequestMeta: Sendable, Equatable {
             guard case .string(let name) = actor, !name.isEmpty, name.utf8.count <= maxActorBytes else {
                 throw .invalidParams("'_meta.actor' must be a non-empty string of at most \(maxActorBytes) bytes", field: "_meta.actor")
             }
+            if let refused = name.unicodeScalars.first(where: { !isAllowedInActor($0) }) {
+                let hex = String(refused.value, radix: 16, uppercase: true)
+                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                throw .invalidParams("'_meta.actor' must not contain control characters or bidirectional formatting (it contains \(code))", field: "_meta.actor")
+            }
             meta.actor = name
         }
         return (.object(object), meta)
+    }
+
+    /// Whether `scalar` may appear in `_meta.actor`: not a control character (C0 U+0000–U+001F,
+    /// DEL U+007F, C1 U+0080–U+009F: NUL, ESC sequences, newlines that forge log lines), not a
+    /// line or paragraph separator (U+2028, U+2029, newlines to some viewers), and not a
+    /// bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069), which makes
+    /// text display in another order than it is stored (`"\u{202E}nimda"` shows as "admin").
+    static func isAllowedInActor(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: false
+        default: true
+        }
     }
 
     /// The call's deadline: the method's, shortened (never lengthened) by the requested one.

@@ -98,10 +98,12 @@ struct CSVCatalogReader<Source: ByteSource> {
                     errors.append(line: line, field: column.rawValue, message: error.message)
                 }
             case .sku, .name, .description, .category, .currency:
-                guard let value = isASCII ? fields.string(validUTF8: position) : fields.string(at: position) else {
+                guard let cell = isASCII ? fields.string(validUTF8: position) : fields.string(at: position) else {
                     errors.append(line: line, field: column.rawValue, message: "invalid UTF-8")
                     continue
                 }
+                // Without the quote an export put in front of a formula-like value.
+                let value = CSVTextCell.restored(cell)
                 if let message = Self.check(column, value) {
                     errors.append(line: line, field: column.rawValue, message: message)
                     continue
@@ -118,7 +120,11 @@ struct CSVCatalogReader<Source: ByteSource> {
         // A good SKU is remembered even when another field of its row is wrong, so that a later
         // row with the same SKU is reported too.
         guard let skuPosition, !row.sku.isEmpty else { return nil }
-        if let message = CatalogFieldRules.repeatedSKU(row.sku, fields.withBytes(at: skuPosition, { skus.insert($0, line: line) })) {
+        // The SKU as read (its bytes in the file), unless the reader took an export's quote off it.
+        let insertion = fields.withBytes(at: skuPosition) { bytes in
+            bytes.count == row.sku.utf8.count ? skus.insert(bytes, line: line) : skus.insert(row.sku, line: line)
+        }
+        if let message = CatalogFieldRules.repeatedSKU(row.sku, insertion) {
             errors.append(line: line, field: "sku", message: message)
             return nil
         }

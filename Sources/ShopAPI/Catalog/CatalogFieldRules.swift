@@ -10,15 +10,27 @@ import Darwin
 /// (protocol.md, "Catalog files"). Each check returns nil when the value is good, else the
 /// message of the error (without the line and field, which the reader adds).
 enum CatalogFieldRules {
-    /// `sku` and `category`: 1…64 characters, no control characters, no white space at either end.
+    /// `sku` and `category`: 1…64 characters, no control characters (C0, DEL and C1: a CSV export
+    /// writes those as U+FFFD, which would make an exported SKU another SKU when read back), no
+    /// white space at either end.
     static func checkIdentifier(_ value: String) -> String? {
         if value.isEmpty { return "empty" }
         if let lengthError = checkLength(value, max: CatalogLimits.maxIdentifierLength) { return lengthError }
-        if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "contains a control character" }
+        if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) || containsC1Control(value) { return "contains a control character" }
         if isWhitespace(value.unicodeScalars.first!) || isWhitespace(value.unicodeScalars.last!) {
             return "\(quoted(value)) begins or ends with white space"
         }
         return nil
+    }
+
+    /// Whether `value` holds U+0080…U+009F (in UTF-8, 0xC2 then 0x80…0x9F).
+    private static func containsC1Control(_ value: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in value.utf8 {
+            if previous == 0xC2 && (0x80...0x9F).contains(byte) { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// `name`: 1…255 characters, not only white space, no NUL.

@@ -8,7 +8,10 @@ import SharedSupport  // JSONStringLiteral
 ///   fields separated by commas, every record (the header too) ended by LF. A field is quoted
 ///   only when it must be: when it holds a comma, a quote, CR or LF (quotes inside are doubled),
 ///   when it is the only field of its record and empty (so the record is not a blank line), and
-///   when it starts with U+FEFF (so it is not taken for a byte order mark).
+///   when it starts with U+FEFF (so it is not taken for a byte order mark). A text field is
+///   first made safe for spreadsheets and terminals (`CSVTextCell.escaped`: a quote in front of
+///   a formula-like value, U+FFFD for a control character other than TAB, LF, CR); integers are
+///   digits, never prefixed.
 /// - NDJSON: each record one JSON object on one line, members in column order, strings escaped
 ///   as JSON requires (`"`, `\` and control characters; everything else as UTF-8), integers as
 ///   digits; a null field is left out of the object.
@@ -64,7 +67,7 @@ public struct RecordWriter<Sink: ByteSink> {
     public mutating func write(_ value: String) throws(ByteSinkError) {
         beginField()
         switch format {
-        case .csv: CSVFieldEncoding.append(value, onlyField: columns.count == 1, to: &buffer)
+        case .csv: CSVFieldEncoding.append(CSVTextCell.escaped(value), onlyField: columns.count == 1, to: &buffer)
         case .ndjson: JSONStringLiteral.append(value, to: &buffer)
         }
         try endField()

@@ -22,14 +22,30 @@ public struct Cart: Codable, Sendable, Equatable {
 
 extension Cart {
     /// A cart whose total is computed from `lines`, in `currency`.
-    init(cartId: String, lines: [CartLine], currency: String) {
-        self.init(cartId: cartId, lines: lines, totalCents: lines.totalCents, currency: currency)
+    ///
+    /// Throws `.cartTotalOutOfRange` when the total cannot be represented (see `checkedTotalCents`).
+    init(cartId: String, lines: [CartLine], currency: String) throws(ShopError) {
+        guard let total = lines.checkedTotalCents else { throw ShopError.cartTotalOutOfRange(cartId: cartId) }
+        self.init(cartId: cartId, lines: lines, totalCents: total, currency: currency)
     }
 }
 
 extension Array where Element == CartLine {
-    /// Sum of `quantity * unitPriceCents`.
-    var totalCents: Int {
-        reduce(0) { $0 + $1.quantity * $1.unitPriceCents }
+    /// Sum of `quantity * unitPriceCents`; nil when a product or the sum does not fit an `Int`.
+    ///
+    /// Checked, never trapping, although carts built under `ShopLimits.maxCartLines` always fit
+    /// (their total is at most 9.99 × 10^16): the lines come from the store, which may hold carts
+    /// written before that limit existed (9 233 lines of 999 units at 10^12 cents overflow), or
+    /// under a larger limit or price range later. A trap here would stop the server for every
+    /// client; nil becomes a typed error for the one whose cart it is.
+    var checkedTotalCents: Int? {
+        var total = 0
+        for line in self {
+            let (amount, productOverflow) = line.quantity.multipliedReportingOverflow(by: line.unitPriceCents)
+            let (sum, sumOverflow) = total.addingReportingOverflow(amount)
+            guard !productOverflow, !sumOverflow else { return nil }
+            total = sum
+        }
+        return total
     }
 }

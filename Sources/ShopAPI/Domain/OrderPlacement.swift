@@ -26,7 +26,8 @@ struct OrderPlacement: Sendable {
     /// 1. A key that already placed an order for this cart delivers that same order again,
     ///    taking no stock (also after a restart); for another cart it fails with
     ///    `.idempotencyConflict`.
-    /// 2. An empty cart fails with `.cartEmpty`.
+    /// 2. An empty cart fails with `.cartEmpty`, one whose total cannot be represented (an old
+    ///    cart, see `ShopLimits.maxCartLines`) with `.cartTotalOutOfRange`.
     /// 3. A line whose product is no longer in the catalog (archived) fails with
     ///    `.notFound(entity: "product")`, and a line with too little stock with `.outOfStock`
     ///    (with the level seen): the first such line in cart order decides, and nothing changes
@@ -43,6 +44,7 @@ struct OrderPlacement: Sendable {
             if let order = try alreadyPlaced(in: transaction) { return order }
             throw ShopError.cartEmpty(cartId: cartId)
         }
+        guard let totalCents = lines.checkedTotalCents else { throw ShopError.cartTotalOutOfRange(cartId: cartId) }
         let orderId = makeOrderId()
         let createdAt = OrderStamp.timestamp(now())
         let sale = StockChangeCause.order(.sale, orderId: orderId, actor: actor, at: createdAt)
@@ -56,7 +58,7 @@ struct OrderPlacement: Sendable {
             orderId: orderId,
             cartId: cartId,
             lines: lines,
-            totalCents: lines.totalCents,
+            totalCents: totalCents,
             currency: try currency ?? transaction.catalogCurrency() ?? ShopCurrency.defaultCode,
             status: Order.placedStatus,
             createdAt: createdAt

@@ -63,4 +63,13 @@ public enum ShopError: Error, Sendable, Equatable {
     /// A compare-and-set (`admin.stock.set` with `expected`) found `available`, not `expected`.
     /// Nothing changed. Code 1012, `StockMismatch`.
     case stockMismatch(sku: String, expected: Int, available: Int)
+    /// A `cart.add` would start a new line in a cart that already holds `lines` lines, `max`
+    /// (`ShopLimits.maxCartLines`) or more; adding to one of its lines still works. Nothing
+    /// changed. Code 1013, `CartFull`.
+    case cartFull(cartId: String, lines: Int, max: Int)
+    /// The cart's total (or the order's it would become) is more than an Int64 of cents holds,
+    /// which only a cart written before `ShopLimits.maxCartLines` existed can reach. Every reply
+    /// that carries the cart's total fails so (`cart`, `addToCart`, `removeFromCart`,
+    /// `placeOrder`); `clearCart` empties it. Nothing changed. Code 1013, `CartFull`.
+    case cartTotalOutOfRange(cartId: String)
 }

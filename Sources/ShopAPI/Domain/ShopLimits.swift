@@ -10,6 +10,17 @@ public enum ShopLimits {
     public static let maxSkusPerCheck = 100
     /// Most units of one SKU a cart line may hold.
     public static let maxLineQuantity = 999
+    /// Most lines (distinct SKUs) one cart may hold: a `cart.add` that would start line 101 fails
+    /// with `.cartFull`; adding to a line the cart already has is always allowed.
+    ///
+    /// Why 100: it bounds a cart's total, and so an order's, at 100 × `maxLineQuantity` ×
+    /// `CatalogLimits.maxPriceCents` = 9.99 × 10^16 cents, 92 times below `Int64.max`, so no cart
+    /// built under this limit has a total that cannot be represented (any limit up to 9 000 would
+    /// keep that); it is far beyond a real basket; and it equals `maxSkusPerCheck`, so one
+    /// `inventory.check` can always ask for every SKU of a cart. Totals are still summed with
+    /// overflow checks (`[CartLine].checkedTotalCents`): carts written before this limit existed,
+    /// or under a larger one later, may hold more.
+    public static let maxCartLines = 100
     /// Most products one search returns; larger limits are clamped to this.
     public static let maxSearchResults = 200
     /// Highest level `admin.stock.adjust` and `admin.stock.set` may leave a SKU at, and largest

@@ -6,7 +6,7 @@ extension ShopService {
     /// The cart's lines and total. An id never written to is an empty cart, not an error.
     public func cart(id: String, interruption: (any ShopInterruption)?) throws -> Cart {
         try store.read(interruption: interruption) { transaction in
-            Cart(cartId: id, lines: try transaction.cartLines(cartId: id), currency: try self.currency(in: transaction))
+            try Cart(cartId: id, lines: try transaction.cartLines(cartId: id), currency: try self.currency(in: transaction))
         }
     }
 
@@ -15,7 +15,10 @@ extension ShopService {
     ///
     /// Fails with `.invalidQuantity` if `quantity` or the resulting line is outside
     /// `1...ShopLimits.maxLineQuantity`, `.notFound(entity: "product")` for an unknown or
-    /// archived SKU.
+    /// archived SKU, `.cartFull` when `sku` would be a new line in a cart that already holds
+    /// `ShopLimits.maxCartLines` lines, `.cartTotalOutOfRange` when the resulting cart's total
+    /// cannot be represented (an old cart; see `ShopLimits.maxCartLines`). Nothing changes on a
+    /// failure.
     /// Calls `completion` exactly once, on `callbackQueue`.
     public func addToCart(
         cartId: String,
@@ -36,13 +39,20 @@ extension ShopService {
                 throw ShopError.notFound(entity: "product", id: sku)
             }
             let lines = try transaction.cartLines(cartId: cartId)
-            let newQuantity = (lines.first { $0.sku == sku }?.quantity ?? 0) + quantity
-            guard newQuantity <= maxQuantity else {
-                throw ShopError.invalidQuantity(sku: sku, quantity: newQuantity, max: maxQuantity)
+            let existing = lines.first { $0.sku == sku }
+            guard existing != nil || lines.count < ShopLimits.maxCartLines else {
+                throw ShopError.cartFull(cartId: cartId, lines: lines.count, max: ShopLimits.maxCartLines)
+            }
+            // `quantity` is at most maxQuantity, and so is every line this rule wrote; the sum is
+            // still checked, since the stored quantity is only what the store holds.
+            let (newQuantity, overflow) = (existing?.quantity ?? 0).addingReportingOverflow(quantity)
+            guard !overflow, newQuantity <= maxQuantity else {
+                throw ShopError.invalidQuantity(sku: sku, quantity: overflow ? Int.max : newQuantity, max: maxQuantity)
             }
             let line = CartLine(sku: sku, quantity: newQuantity, unitPriceCents: product.priceCents)
             try transaction.setCartLine(cartId: cartId, line: line)
-            return Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId), currency: product.currency)
+            // A total out of range throws, and the write (the line just set) is undone.
+            return try Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId), currency: product.currency)
         }, completion: completion)
     }
 
@@ -59,7 +69,7 @@ extension ShopService {
         store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
             try transaction.lockCart(cartId: cartId)
             try transaction.removeCartLine(cartId: cartId, sku: sku)
-            return Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId), currency: try self.currency(in: transaction))
+            return try Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId), currency: try self.currency(in: transaction))
         }, completion: completion)
     }
 
@@ -74,7 +84,7 @@ extension ShopService {
         store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
             try transaction.lockCart(cartId: cartId)
             try transaction.clearCart(cartId: cartId)
-            return Cart(cartId: cartId, lines: [], currency: try self.currency(in: transaction))
+            return try Cart(cartId: cartId, lines: [], currency: try self.currency(in: transaction))
         }, completion: completion)
     }
 }

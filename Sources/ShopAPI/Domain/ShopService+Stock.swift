@@ -29,8 +29,11 @@ extension ShopService {
                 throw ShopError.notFound(entity: "product", id: sku)
             }
             let maxStock = ShopLimits.maxStock
+            // The delta's range first, as a range (`abs(Int.min)` traps), then the level it leaves,
+            // checked: the level comes from the store and is only bounded by what was written there.
             // A level above the maximum (cancels restock whatever the level) may still come down.
-            guard delta != 0, abs(delta) <= maxStock, available + delta >= 0, delta < 0 || available + delta <= maxStock else {
+            let (after, overflow) = available.addingReportingOverflow(delta)
+            guard delta != 0, (-maxStock...maxStock).contains(delta), !overflow, after >= 0, delta < 0 || after <= maxStock else {
                 throw ShopError.stockOutOfRange(sku: sku, available: available, delta: delta, max: maxStock)
             }
             let cause = StockChangeCause.operation(.init(reason), source: Self.adjustSource, actor: actor, at: OrderStamp.timestamp(now()))
@@ -68,7 +71,11 @@ extension ShopService {
                 throw ShopError.stockMismatch(sku: sku, expected: expected, available: current)
             }
             guard (0...ShopLimits.maxStock).contains(available) else {
-                throw ShopError.stockOutOfRange(sku: sku, available: current, delta: available - current, max: ShopLimits.maxStock)
+                // `available` is the caller's, any Int: the delta it asks is reported saturated
+                // rather than computed into a trap (Int.min - a positive level overflows).
+                let (delta, overflow) = available.subtractingReportingOverflow(current)
+                let reported = overflow ? (available < 0 ? Int.min : Int.max) : delta
+                throw ShopError.stockOutOfRange(sku: sku, available: current, delta: reported, max: ShopLimits.maxStock)
             }
             if available != current {
                 let cause = StockChangeCause.operation(.set, source: Self.setSource, actor: actor, at: OrderStamp.timestamp(now()))

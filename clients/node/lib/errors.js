@@ -25,6 +25,7 @@ export const ErrorCode = Object.freeze({
   StoreBusy: 1010,
   StockOutOfRange: 1011,
   StockMismatch: 1012,
+  CartFull: 1013,
 });
 
 /** The lowest code of the shop's own errors. */
@@ -196,6 +197,21 @@ export class StockMismatchError extends ShopError {
   }
 }
 
+/**
+ * `cartAdd` would start a new line in a cart that already holds `max` lines (`lines`), or the
+ * cart's total is more than 64 bits of cents hold (`totalOutOfRange`: only a cart written before
+ * the limit existed; `cartClear` empties it). Nothing was changed.
+ */
+export class CartFullError extends ShopError {
+  constructor(code, message, data, context) {
+    super(code, message, data, context);
+    this.cartId = this.data.cartId;
+    this.lines = this.data.lines;
+    this.max = this.data.max;
+    this.totalOutOfRange = this.data.totalOutOfRange === true;
+  }
+}
+
 // MARK: - Transport
 
 /**
@@ -242,6 +258,7 @@ const CLASS_BY_TYPE = new Map([
   ['StoreBusy', StoreBusyError],
   ['StockOutOfRange', StockOutOfRangeError],
   ['StockMismatch', StockMismatchError],
+  ['CartFull', CartFullError],
 ]);
 
 const CLASS_BY_CODE = new Map([
@@ -262,6 +279,7 @@ const CLASS_BY_CODE = new Map([
   [ErrorCode.StoreBusy, StoreBusyError],
   [ErrorCode.StockOutOfRange, StockOutOfRangeError],
   [ErrorCode.StockMismatch, StockMismatchError],
+  [ErrorCode.CartFull, CartFullError],
 ]);
 
 /**

@@ -20,6 +20,7 @@ import {
   ShuttingDownError,
   StoreBusyError,
   StockMismatchError,
+  CartFullError,
   StockOutOfRangeError,
   errorFromReply,
 } from '../index.js';
@@ -49,6 +50,7 @@ test('errorFromReply_eachDataType_mapsToItsClass', () => {
     [1010, 'StoreBusy', StoreBusyError],
     [1011, 'StockOutOfRange', StockOutOfRangeError],
     [1012, 'StockMismatch', StockMismatchError],
+    [1013, 'CartFull', CartFullError],
   ];
   for (const [code, type, ErrorClass] of cases) {
     const error = errorFromReply({ code, message: 'm', data: { type } }, { requestId: 7, method: 'x.y' });
@@ -68,6 +70,15 @@ test('errorFromReply_stockErrors_carryTheLevelFound', () => {
   const mismatch = errorFromReply({ code: 1012, message: 'm', data: { sku: 'A', expected: 5, available: 7 } });
   assert.ok(mismatch instanceof StockMismatchError, 'by code when data.type is missing');
   assert.deepEqual([mismatch.sku, mismatch.expected, mismatch.available], ['A', 5, 7]);
+});
+
+test('errorFromReply_cartFull_carriesTheLimitOrTheTotalOutOfRange', () => {
+  const full = errorFromReply({ code: 1013, message: 'm', data: { type: 'CartFull', cartId: 'c', lines: 100, max: 100 } });
+  assert.ok(full instanceof CartFullError && full instanceof ShopError);
+  assert.deepEqual([full.cartId, full.lines, full.max, full.totalOutOfRange], ['c', 100, 100, false]);
+  const total = errorFromReply({ code: 1013, message: 'm', data: { cartId: 'old', max: 100, totalOutOfRange: true } });
+  assert.ok(total instanceof CartFullError, 'by code when data.type is missing');
+  assert.equal(total.totalOutOfRange, true);
 });
 
 test('errorFromReply_inventoryUnavailable_carriesDetailAndStatus', () => {

@@ -21,6 +21,7 @@ import {
   ShopError,
   ShuttingDownError,
   StockMismatchError,
+  CartFullError,
   StockOutOfRangeError,
 } from '../index.js';
 import { startServer } from '../test-support/real-server.mjs';
@@ -45,6 +46,7 @@ const CLASS_BY_TYPE = {
   IdempotencyConflict: IdempotencyConflictError,
   StockOutOfRange: StockOutOfRangeError,
   StockMismatch: StockMismatchError,
+  CartFull: CartFullError,
 };
 
 async function runVector(client, vector) {

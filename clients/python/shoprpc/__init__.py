@@ -10,7 +10,7 @@ spawn the server or attach to streams, and raise the typed errors below.
 
 from .aio import AsyncShopClient
 from .client import ShopClient
-from .errors import (CartEmptyError, ClientClosedError, ClientDeadlineExceededError, ConnectionLostError,
+from .errors import (CartEmptyError, CartFullError, ClientClosedError, ClientDeadlineExceededError, ConnectionLostError,
                      DeadlineExceededError, DuplicateIdError, ErrorCode, FramingError, IdempotencyConflictError,
                      InternalError, InvalidCursorError, InvalidParamsError, InventoryUnavailableError, InvalidQuantityError,
                      InvalidRequestError, MessageTooLargeError, MethodNotAllowedError, MethodNotFoundError, NotFoundError,
@@ -32,7 +32,7 @@ __all__ = [
     "ClientDeadlineExceededError", "ShuttingDownError", "RequestCancelledError", "ShopError", "NotFoundError",
     "OutOfStockError", "InvalidQuantityError", "CartEmptyError", "IdempotencyConflictError", "InvalidCursorError",
     "StoreInterruptedError", "StorageError", "InventoryUnavailableError", "StoreBusyError", "StockOutOfRangeError",
-    "StockMismatchError", "ConnectionLostError", "ClientClosedError", "error_from_wire",
+    "StockMismatchError", "CartFullError", "ConnectionLostError", "ClientClosedError", "error_from_wire",
     # result shapes
     "Product", "ProductPage", "SearchResult", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
     "OrderPage", "CatalogProduct", "ImportSummary", "ProductsArchived", "LatencyQuantiles", "MethodStats", "ServerStats",

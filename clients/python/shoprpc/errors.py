@@ -38,6 +38,7 @@ __all__ = [
     "StoreBusyError",
     "StockOutOfRangeError",
     "StockMismatchError",
+    "CartFullError",
     "ConnectionLostError",
     "ClientClosedError",
     "error_from_wire",
@@ -67,6 +68,7 @@ class ErrorCode:
     STORE_BUSY = 1010
     STOCK_OUT_OF_RANGE = 1011
     STOCK_MISMATCH = 1012
+    CART_FULL = 1013
 
     #: Codes at or above this are shop (domain) errors.
     FIRST_SHOP_CODE = 1000
@@ -379,6 +381,28 @@ class StockMismatchError(ShopError):
         return self.data.get("available")
 
 
+class CartFullError(ShopError):
+    """1013 ``CartFull``: ``cart.add`` would start a new line in a cart that already holds ``.max``
+    lines (``.lines``), or the cart's total is more than 64 bits of cents hold (``.total_out_of_range``,
+    only a cart written before the limit existed; ``cart.clear`` empties it). Nothing was changed."""
+
+    @property
+    def cart_id(self) -> Optional[str]:
+        return self.data.get("cartId")
+
+    @property
+    def lines(self) -> Optional[int]:
+        return self.data.get("lines")
+
+    @property
+    def max(self) -> Optional[int]:
+        return self.data.get("max")
+
+    @property
+    def total_out_of_range(self) -> bool:
+        return self.data.get("totalOutOfRange") is True
+
+
 # MARK: - Client-side errors
 
 
@@ -426,6 +450,7 @@ _BY_TYPE: Dict[str, Type[RPCError]] = {
     "StoreBusy": StoreBusyError,
     "StockOutOfRange": StockOutOfRangeError,
     "StockMismatch": StockMismatchError,
+    "CartFull": CartFullError,
 }
 
 _BY_CODE: Dict[int, Type[RPCError]] = {
@@ -449,6 +474,7 @@ _BY_CODE: Dict[int, Type[RPCError]] = {
     ErrorCode.STORE_BUSY: StoreBusyError,
     ErrorCode.STOCK_OUT_OF_RANGE: StockOutOfRangeError,
     ErrorCode.STOCK_MISMATCH: StockMismatchError,
+    ErrorCode.CART_FULL: CartFullError,
 }
 
 

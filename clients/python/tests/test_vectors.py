@@ -16,7 +16,7 @@ import pytest
 from support import MEMORY_DB
 from shoprpc import (AsyncShopClient, CartEmptyError, DeadlineExceededError, IdempotencyConflictError,
                      InvalidParamsError, InvalidQuantityError, MethodNotAllowedError, MethodNotFoundError, NotFoundError,
-                     OutOfStockError, RequestCancelledError, RPCError, ShopClient, StockMismatchError, StockOutOfRangeError)
+                     OutOfStockError, RequestCancelledError, RPCError, ShopClient, StockMismatchError, StockOutOfRangeError, CartFullError)
 
 VECTORS_FILE = Path(__file__).resolve().parents[2] / "test-vectors.json"
 VECTORS = json.loads(VECTORS_FILE.read_text())["vectors"]
@@ -35,6 +35,7 @@ ERROR_CLASSES = {
     "Cancelled": RequestCancelledError,
     "StockOutOfRange": StockOutOfRangeError,
     "StockMismatch": StockMismatchError,
+    "CartFull": CartFullError,
 }
 
 Outcome = Tuple[str, Any]  # ("result", value) or ("error", exception)

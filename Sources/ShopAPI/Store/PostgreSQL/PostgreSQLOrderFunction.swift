@@ -355,6 +355,12 @@ enum PostgreSQLOrderFunction {
             return .notFound(entity: "product", id: PostgreSQLText.unescaped(error.detail))
         case "SHOP3":
             return .idempotencyConflict(key: placement.idempotencyKey, cartId: placement.cartId)
+        case "22003":
+            // numeric_value_out_of_range: the only BIGINT arithmetic in the function that a
+            // client's choices can push past 2^63 is the total (`v_total + quantity * price`, which
+            // PostgreSQL checks and raises instead of wrapping), reached by an old cart with more
+            // than `ShopLimits.maxCartLines` lines; the SQLite store's rule 2 reports it the same way.
+            return .cartTotalOutOfRange(cartId: placement.cartId)
         default:
             return nil
         }

@@ -26,7 +26,10 @@ extension Int64: SQLiteBindable {
 }
 
 extension String: SQLiteBindable {
-    /// Binds the exact UTF-8 bytes (embedded NULs included); SQLite copies them.
+    /// Binds the exact UTF-8 bytes (embedded NULs included); SQLite copies them. The length goes
+    /// as 64 bits (`sqlite3_bind_text64`): a client's text is only bounded by the message size,
+    /// which `--max-message-bytes` may set past 2 GiB, where `Int32(count)` would trap; SQLite
+    /// answers SQLITE_TOOBIG for text past its own limit instead.
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         var text = self
         return text.withUTF8 { bytes in
@@ -34,7 +37,7 @@ extension String: SQLiteBindable {
                 return sqlite3_bind_text(statement, index, "", 0, transientDestructor)
             }
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text(statement, index, $0, Int32(bytes.count), transientDestructor)
+                sqlite3_bind_text64(statement, index, $0, sqlite3_uint64(bytes.count), transientDestructor, UInt8(SQLITE_UTF8))
             }
         }
     }
