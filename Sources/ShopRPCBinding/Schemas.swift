@@ -24,27 +24,14 @@ enum Schemas {
         ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) })]
     }
 
-    private static func object(_ properties: JSONObject, optional: Set<String> = []) -> JSONValue {
-        let required = properties.members.map(\.key).filter { !optional.contains($0) }
-        return ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) })]
+    static let dateTime: JSONValue = ["type": "string", "format": "date-time"]
+
+    /// `schema` with `doc` as its description.
+    static func describing(_ schema: JSONValue, _ doc: String) -> JSONValue {
+        guard case .object(var members) = schema, !doc.isEmpty else { return schema }
+        members.append("description", .string(doc))
+        return .object(members)
     }
-
-    private static let integer: JSONValue = ["type": "integer"]
-
-    static let product = object([
-        "sku": string, "name": string, "description": string, "category": string, "priceCents": integer, "currency": string,
-    ])
-
-    static let line = object(["sku": string, "quantity": integer, "unitPriceCents": integer])
-
-    static let cart = object(["cartId": string, "lines": ["type": "array", "items": line], "totalCents": integer, "currency": string])
-
-    static let order = object([
-        "orderId": string, "cartId": string, "lines": ["type": "array", "items": line], "totalCents": integer,
-        "currency": string, "status": oneOf([Order.placedStatus, Order.cancelledStatus]),
-        "createdAt": ["type": "string", "format": "date-time"],
-        "cancelledAt": ["type": "string", "format": "date-time"], "cancelReason": string,
-    ], optional: ["cancelledAt", "cancelReason"])
 
     /// One product of `admin.products.upsert`: a catalog file's row (protocol.md, "Catalog files").
     static let catalogRow: JSONValue = [
@@ -56,24 +43,4 @@ enum Schemas {
         "required": ["sku"],
         "additionalProperties": false,
     ]
-
-    /// `admin.products.upsert`'s answer: the import's summary.
-    static let importSummary = object([
-        "rows": integer, "created": integer, "updated": integer, "unchanged": integer, "archived": integer, "stockSet": integer,
-    ])
-
-    /// `admin.products.archive`'s answer.
-    static let productsArchived = object(["archived": integer])
-
-    /// `{sku, available}`: one level, as `admin.stock.adjust` and `admin.stock.set` answer.
-    static let stockLevel = object(["sku": string, "available": integer])
-
-    static let levels = object(["levels": ["type": "array", "items": object(
-        ["sku": string, "available": integer, "stale": ["type": "boolean"], "ageMs": integer], optional: ["stale", "ageMs"])]])
-
-    static func items(of item: JSONValue) -> JSONValue { object(["items": ["type": "array", "items": item]]) }
-
-    static func page(of item: JSONValue) -> JSONValue {
-        object(["items": ["type": "array", "items": item], "nextCursor": string], optional: ["nextCursor"])
-    }
 }

@@ -55,47 +55,44 @@ extension ShopError: RPCErrorConvertible {
         return RPCError(code: RPCErrorCode(code), type: type, message: message, details: details)
     }
 
+    /// Its type on the wire. A shed inventory check and invalid products are none of the shop's
+    /// own: they are answered as the deadline (-32001) and invalid params (-32602) are.
+    var kind: ShopErrorKind? {
+        switch self {
+        case .notFound: .notFound
+        case .outOfStock: .outOfStock
+        case .invalidQuantity: .invalidQuantity
+        case .cartEmpty: .cartEmpty
+        case .idempotencyConflict: .idempotencyConflict
+        case .invalidCursor: .invalidCursor
+        case .interrupted: .interrupted
+        case .storage, .storeUnreachable: .storage
+        case .storeBusy: .storeBusy
+        case .inventoryUnavailable, .inventoryCircuitOpen: .inventoryUnavailable
+        case .stockOutOfRange: .stockOutOfRange
+        case .stockMismatch: .stockMismatch
+        case .cartFull, .cartTotalOutOfRange: .cartFull
+        case .inventoryShed, .invalidProducts: nil
+        }
+    }
+
     /// Stable numeric code. Every shop failure has a code outside JSON-RPC's reserved range
     /// (-32768…-32000), except a shed inventory check, which is answered exactly as the inventory
-    /// deadline would be (-32001, `DeadlineExceeded`), only sooner.
+    /// deadline would be (-32001, `DeadlineExceeded`), only sooner, and invalid products (-32602).
     public var code: Int {
         switch self {
-        case .notFound: 1001
-        case .outOfStock: 1002
-        case .invalidQuantity: 1003
-        case .cartEmpty: 1004
-        case .idempotencyConflict: 1005
-        case .invalidCursor: 1006
-        case .interrupted: 1007
-        case .storage, .storeUnreachable: 1008
-        case .storeBusy: 1010
-        case .inventoryUnavailable, .inventoryCircuitOpen: 1009
-        case .inventoryShed: -32001
-        case .invalidProducts: -32602
-        case .stockOutOfRange: 1011
-        case .stockMismatch: 1012
-        case .cartFull, .cartTotalOutOfRange: 1013
+        case .inventoryShed: RPCErrorCode.deadlineExceeded.rawValue
+        case .invalidProducts: RPCErrorCode.invalidParams.rawValue
+        default: kind?.code ?? RPCErrorCode.internalError.rawValue
         }
     }
 
     /// Stable machine-readable name.
     public var type: String {
         switch self {
-        case .notFound: "NotFound"
-        case .outOfStock: "OutOfStock"
-        case .invalidQuantity: "InvalidQuantity"
-        case .cartEmpty: "CartEmpty"
-        case .idempotencyConflict: "IdempotencyConflict"
-        case .invalidCursor: "InvalidCursor"
-        case .interrupted: "Interrupted"
-        case .storage, .storeUnreachable: "StorageError"
-        case .storeBusy: "StoreBusy"
-        case .inventoryUnavailable, .inventoryCircuitOpen: "InventoryUnavailable"
         case .inventoryShed: "DeadlineExceeded"
         case .invalidProducts: "InvalidParams"
-        case .stockOutOfRange: "StockOutOfRange"
-        case .stockMismatch: "StockMismatch"
-        case .cartFull, .cartTotalOutOfRange: "CartFull"
+        default: kind?.type ?? "InternalError"
         }
     }
 

@@ -2,101 +2,98 @@ import Dispatch
 import RPCServer
 import ShopAPI
 
-/// The one place where the shop meets the engine: every shop operation as a `MethodSpec` with its
-/// params (validated into -32602 errors that name the field), its deadline, its scope
-/// (`ShopScope`: a read changes nothing and is hinted read-only to MCP hosts; a write is in
-/// `write`), its schemas for `rpc.discover`, and the mapping of `ShopError` to JSON-RPC errors.
-/// The domain does not import the engine; only this target does.
+/// The one place where the shop meets the engine: every shop method declared once, as a
+/// `MethodSpec` with its name, summary, params (`DeclaredParams`: schema, reading and checks),
+/// result (`DeclaredResult`: schema and JSON), the shop errors it may answer (`ShopErrorKind`),
+/// its deadline, its scope (`ShopScope`: a read changes nothing and is hinted read-only to MCP
+/// hosts; a write is in `write`, an operator's in `admin`), its MCP hints, and the domain call it
+/// makes. `rpc.discover`, the MCP tools, protocol.md's method table and the generated clients all
+/// come from this table. The domain does not import the engine; only this target does.
 public enum ShopMethods {
     /// `inventory.check`'s deadline and the exact message users see when it passes.
     public static let inventoryDeadlineMs = 5_000
     public static let inventoryUnavailableMessage = "Inventory information is temporarily unavailable, please try again later"
-    /// Every other shop method's deadline.
-    public static let defaultDeadlineMs = 30_000
 
     /// The shop's method table, ready to register. With an `inventory` source, `inventory.check`
     /// asks it for live stock instead of reading the store.
     public static func specs(service: ShopService, inventory: (any InventorySource)? = nil) -> [MethodSpec] {
         let lanes = ReadLanes(count: service.readConcurrency, inlineWhenIdle: service.readsAreLocal)
         return [
-            read("catalog.list", CatalogListParams.self, lanes: lanes, summary: "Products ordered by sku, a page at a time.",
-                 params: CatalogListParams.schema, result: Schemas.page(of: Schemas.product)) { params, token in
+            read("catalog.list", CatalogListParams.self, CatalogPage.self, lanes: lanes,
+                 summary: "Products ordered by sku, a page at a time.", errors: [.invalidCursor]) { params, token in
                 try service.listCatalog(cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
                                         category: params.category, interruption: token)
             },
-            read("catalog.get", SkuParams.self, lanes: lanes, summary: "One product.", params: SkuParams.schema, result: Schemas.product) { params, token in
+            read("catalog.get", SkuParams.self, Product.self, lanes: lanes, summary: "One product.", errors: [.notFound]) { params, token in
                 try service.product(sku: params.sku, interruption: token)
             },
-            read("catalog.search", CatalogSearchParams.self, lanes: lanes, summary: "Products whose name and category have every word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.",
-                 params: CatalogSearchParams.schema, result: Schemas.items(of: Schemas.product)) { params, token in
+            read("catalog.search", CatalogSearchParams.self, ProductList.self, lanes: lanes,
+                 summary: "Products whose name and category have every word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.",
+                 errors: []) { params, token in
                 try service.searchCatalog(query: params.query, limit: params.limit ?? ShopLimits.defaultPageSize, interruption: token)
             },
             inventory.map(liveInventoryCheck) ??
-            read("inventory.check", InventoryCheckParams.self, lanes: lanes, deadlineMs: inventoryDeadlineMs, deadlineMessage: inventoryUnavailableMessage,
-                 summary: "Units available per sku, in request order.", params: InventoryCheckParams.schema, result: Schemas.levels) { params, token in
+            read("inventory.check", InventoryCheckParams.self, InventoryLevels.self, lanes: lanes,
+                 deadlineMs: inventoryDeadlineMs, deadlineMessage: inventoryUnavailableMessage,
+                 summary: "Units available per sku, in request order.", errors: []) { params, token in
                 try service.checkInventory(skus: params.skus, interruption: token)
             },
-            read("cart.get", CartParams.self, lanes: lanes, summary: "A cart (an unknown cart is empty).", params: CartParams.schema, result: Schemas.cart) { params, token in
+            read("cart.get", CartParams.self, Cart.self, lanes: lanes, summary: "A cart (an unknown cart is empty).", errors: [.cartFull]) { params, token in
                 try service.cart(id: params.cartId, interruption: token)
             },
-            write("cart.add", CartAddParams.self, summary: "Adds quantity of a sku to a cart line.", params: CartAddParams.schema,
-                  result: Schemas.cart, hints: MethodHints(destructive: false, idempotent: false)) { params, call, done in
+            write("cart.add", CartAddParams.self, Cart.self, summary: "Adds quantity of a sku to a cart line.",
+                  errors: [.notFound, .invalidQuantity, .cartFull], hints: MethodHints(destructive: false, idempotent: false)) { params, call, done in
                 service.addToCart(cartId: params.cartId, sku: params.sku, quantity: params.quantity, interruption: call.interruption, completion: done)
             },
-            write("cart.remove", CartLineParams.self, summary: "Removes a sku's line from a cart.", params: CartLineParams.schema,
-                  result: Schemas.cart, hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
+            write("cart.remove", CartLineParams.self, Cart.self, summary: "Removes a sku's line from a cart.",
+                  errors: [.cartFull], hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
                 service.removeFromCart(cartId: params.cartId, sku: params.sku, interruption: call.interruption, completion: done)
             },
-            write("cart.clear", CartParams.self, summary: "Empties a cart.", params: CartParams.schema, result: Schemas.cart,
-                  hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
+            write("cart.clear", CartParams.self, Cart.self, summary: "Empties a cart.",
+                  errors: [], hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
                 service.clearCart(cartId: params.cartId, interruption: call.interruption, completion: done)
             },
-            write("orders.place", PlaceOrderParams.self,
+            write("orders.place", PlaceOrderParams.self, Order.self,
                   summary: "Takes stock for every line, records the order and empties the cart in one durable transaction; idempotent per key.",
-                  params: PlaceOrderParams.schema, result: Schemas.order,
+                  errors: [.notFound, .outOfStock, .cartEmpty, .idempotencyConflict, .cartFull],
                   hints: MethodHints(destructive: false, idempotent: true)) { params, call, done in
                 service.placeOrder(cartId: params.cartId, idempotencyKey: params.idempotencyKey, actor: call.actor,
                                    interruption: call.interruption, completion: done)
             },
-            write("orders.cancel", CancelOrderParams.self,
+            write("orders.cancel", CancelOrderParams.self, Order.self,
                   summary: "Cancels an order and puts every line back in stock in one durable transaction; cancelling again returns the order as it is.",
-                  params: CancelOrderParams.schema, result: Schemas.order,
-                  hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
+                  errors: [.notFound], hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
                 service.cancelOrder(id: params.orderId, reason: params.reason, actor: call.actor, interruption: call.interruption, completion: done)
             },
-            read("orders.get", OrderParams.self, lanes: lanes, summary: "One order.", params: OrderParams.schema, result: Schemas.order) { params, token in
+            read("orders.get", OrderParams.self, Order.self, lanes: lanes, summary: "One order.", errors: [.notFound]) { params, token in
                 try service.order(id: params.orderId, interruption: token)
             },
-            read("orders.list", OrdersListParams.self, lanes: lanes, summary: "Orders, newest first, optionally of one cart.", params: OrdersListParams.schema,
-                 result: Schemas.page(of: Schemas.order)) { params, token in
+            read("orders.list", OrdersListParams.self, OrderPage.self, lanes: lanes, summary: "Orders, newest first, optionally of one cart.",
+                 errors: [.invalidCursor]) { params, token in
                 try service.listOrders(cartId: params.cartId, cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
                                        interruption: token)
             },
-            admin("admin.stock.adjust", StockAdjustParams.self,
+            admin("admin.stock.adjust", StockAdjustParams.self, StockLevel.self,
                   summary: "Adds (or with a negative delta takes) units of a sku, for a reason: received, correction, damaged, returned or other.",
-                  params: StockAdjustParams.schema, result: Schemas.stockLevel,
-                  hints: MethodHints(destructive: true, idempotent: false)) { params, call, done in
+                  errors: [.notFound, .stockOutOfRange], hints: MethodHints(destructive: true, idempotent: false)) { params, call, done in
                 guard let reason = params.adjustmentReason else { return done(Result<StockLevel, ShopError>.failure(.storage("unvalidated adjust reason"))) }
                 service.adjustStock(sku: params.sku, delta: params.delta, reason: reason, actor: call.actor,
                                     interruption: call.interruption, completion: done)
             },
-            admin("admin.stock.set", StockSetParams.self,
+            admin("admin.stock.set", StockSetParams.self, StockLevel.self,
                   summary: "Puts a sku's level at a number; with expected, only if the level is still expected (compare-and-set).",
-                  params: StockSetParams.schema, result: Schemas.stockLevel,
-                  hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
+                  errors: [.notFound, .stockOutOfRange, .stockMismatch], hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
                 service.setStock(sku: params.sku, available: params.available, expected: params.expected, actor: call.actor,
                                  interruption: call.interruption, completion: done)
             },
-            adminSync("admin.products.upsert", ProductsUpsertParams.self,
-                      summary: "Adds or changes up to 1000 products with the catalog import's rules, all or nothing; answers the import's summary.",
-                      params: ProductsUpsertParams.schema, result: Schemas.importSummary,
-                      hints: MethodHints(destructive: true, idempotent: true)) { params, call in
+            adminSync("admin.products.upsert", ProductsUpsertParams.self, CatalogImportSummary.self,
+                      summary: "Adds or changes up to \(ShopLimits.maxProductsPerCall) products with the catalog import's rules, all or nothing; answers the import's summary.",
+                      errors: [], hints: MethodHints(destructive: true, idempotent: true)) { params, call in
                 try service.upsertProducts(ndjson: ProductsUpsertParams.ndjson(params.products), actor: call.actor, interruption: call.interruption)
             },
-            admin("admin.products.archive", ProductsArchiveParams.self,
+            admin("admin.products.archive", ProductsArchiveParams.self, ProductsArchived.self,
                   summary: "Takes products out of the catalog as an import with --replace does (their stock and orders kept); all or nothing.",
-                  params: ProductsArchiveParams.schema, result: Schemas.productsArchived,
-                  hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
+                  errors: [.notFound], hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
                 service.archiveProducts(skus: params.skus, interruption: call.interruption, completion: done)
             },
         ]
@@ -109,7 +106,7 @@ public enum ShopMethods {
     private static func liveInventoryCheck(_ source: any InventorySource) -> MethodSpec {
         .callback("inventory.check", params: InventoryCheckParams.self, deadlineMs: inventoryDeadlineMs, deadlineMessage: inventoryUnavailableMessage,
                   summary: "Units available per sku, in request order, from the inventory service.",
-                  paramsSchema: InventoryCheckParams.schema, resultSchema: Schemas.levels) { (params: InventoryCheckParams, context: CallContext, completion: @escaping @Sendable (Result<InventoryLevels, any Error>) -> Void) in
+                  paramsSchema: InventoryCheckParams.schema, resultSchema: InventoryLevels.schema) { (params: InventoryCheckParams, context: CallContext, completion: @escaping @Sendable (Result<InventoryLevels, any Error>) -> Void) in
             do {
                 try params.validate()
             } catch {
@@ -117,22 +114,24 @@ public enum ShopMethods {
             }
             source.checkInventory(skus: params.skus, deadline: context.deadline, interruption: context.cancellation) { result in completion(result.mapError { $0 }) }
         }
+        .answering(errors: [ShopErrorKind.inventoryUnavailable.methodError])
         .hinting(.readOnly)
         .scoped(ShopScope.read.rawValue)
     }
 
     /// A synchronous store read, started on one of the read lanes; the call's token interrupts it.
     /// In the read scope.
-    private static func read<Params: ValidatedParams, Output: Encodable & Sendable>(
-        _ name: String, _ type: Params.Type, lanes: ReadLanes, deadlineMs: Int = defaultDeadlineMs, deadlineMessage: String? = nil,
-        summary: String, params: JSONValue, result: JSONValue,
+    private static func read<Params: DeclaredParams, Output: DeclaredResult & Encodable>(
+        _ name: String, _ params: Params.Type, _ result: Output.Type, lanes: ReadLanes, deadlineMs: Int = MethodSpec.defaultDeadlineMs,
+        deadlineMessage: String? = nil, summary: String, errors: [ShopErrorKind],
         _ body: @escaping @Sendable (Params, any ShopInterruption) throws -> Output
     ) -> MethodSpec {
-        .synchronous(name, params: type, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, summary: summary,
-                     paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext) in
+        .synchronous(name, params: params, deadlineMs: deadlineMs, deadlineMessage: deadlineMessage, summary: summary,
+                     paramsSchema: Params.schema, resultSchema: Output.schema) { (params: Params, context: CallContext) in
             try params.validate()
             return try body(params, ShopCallInterruption(context))
         }
+        .answering(errors: (errors + ShopErrorKind.store).map(\.methodError))
         .startingOn(lanes.run)
         .hinting(.readOnly)
         .scoped(ShopScope.read.rawValue)
@@ -140,28 +139,29 @@ public enum ShopMethods {
 
     /// An operator's store write (`admin.*`): as `write`, in the admin scope, which a server
     /// serves only when told to (`--allow …,admin`).
-    private static func admin<Params: ValidatedParams, Output: Encodable & Sendable>(
-        _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
+    private static func admin<Params: DeclaredParams, Output: DeclaredResult & Encodable>(
+        _ name: String, _ params: Params.Type, _ result: Output.Type, summary: String, errors: [ShopErrorKind], hints: MethodHints,
         _ body: @escaping @Sendable (Params, ShopCall, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
     ) -> MethodSpec {
-        write(name, type, summary: summary, params: params, result: result, hints: hints, body)
+        write(name, params, result, summary: summary, errors: errors, hints: hints, body)
             .scoped(ShopScope.admin.rawValue)
     }
 
     /// An operator's write that runs synchronously on the engine's work queue (an upsert is a
     /// catalog import, which holds its connection while it runs), in the admin scope. Interrupted,
     /// it is answered as `write` is.
-    private static func adminSync<Params: ValidatedParams, Output: Encodable & Sendable>(
-        _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
+    private static func adminSync<Params: DeclaredParams, Output: DeclaredResult & Encodable>(
+        _ name: String, _ params: Params.Type, _ result: Output.Type, summary: String, errors: [ShopErrorKind], hints: MethodHints,
         _ body: @escaping @Sendable (Params, ShopCall) throws -> Output
     ) -> MethodSpec {
-        .callback(name, params: type, deadlineMs: defaultDeadlineMs, summary: summary,
-                  paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
+        .callback(name, params: params, summary: summary,
+                  paramsSchema: Params.schema, resultSchema: Output.schema) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
             completion(Result {
                 try params.validate()
                 return try body(params, ShopCall(context))
             })
         }
+        .answering(errors: (errors + ShopErrorKind.store).map(\.methodError))
         .hinting(hints)
         .answeringInterruptionsAfterWorkStops()
         .scoped(ShopScope.admin.rawValue)
@@ -170,12 +170,12 @@ public enum ShopMethods {
     /// A store write, handed to the service's grouping writer; its completion ends the call. In
     /// the write scope. A deadline or cancel that arrives while it runs is answered once the write
     /// has stopped: its result if it committed, the -32001 or -32800 if it rolled back.
-    private static func write<Params: ValidatedParams, Output: Encodable & Sendable>(
-        _ name: String, _ type: Params.Type, summary: String, params: JSONValue, result: JSONValue, hints: MethodHints,
+    private static func write<Params: DeclaredParams, Output: DeclaredResult & Encodable>(
+        _ name: String, _ params: Params.Type, _ result: Output.Type, summary: String, errors: [ShopErrorKind], hints: MethodHints,
         _ body: @escaping @Sendable (Params, ShopCall, @escaping @Sendable (Result<Output, ShopError>) -> Void) -> Void
     ) -> MethodSpec {
-        .callback(name, params: type, deadlineMs: defaultDeadlineMs, summary: summary,
-                  paramsSchema: params, resultSchema: result) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
+        .callback(name, params: params, summary: summary,
+                  paramsSchema: Params.schema, resultSchema: Output.schema) { (params: Params, context: CallContext, completion: @escaping @Sendable (Result<Output, any Error>) -> Void) in
             do {
                 try params.validate()
             } catch {
@@ -183,6 +183,7 @@ public enum ShopMethods {
             }
             body(params, ShopCall(context)) { result in completion(result.mapError { $0 }) }
         }
+        .answering(errors: (errors + ShopErrorKind.store).map(\.methodError))
         .hinting(hints)
         .answeringInterruptionsAfterWorkStops()
         .scoped(ShopScope.write.rawValue)

@@ -15,7 +15,7 @@ final class ShopMethodParamsJSONTests: XCTestCase {
         .array([]), .array([.string("SKU-0001")]), .array([.int(1)]), .object(JSONObject()),
     ]
 
-    private func assertAgreesWithDecodable<Params: ValidatedParams>(
+    private func assertAgreesWithDecodable<Params: DeclaredParams>(
         _ type: Params.Type, valid examples: [JSONValue], file: StaticString = #filePath, line: UInt = #line
     ) {
         for example in examples {
@@ -93,7 +93,7 @@ final class ShopMethodParamsJSONTests: XCTestCase {
 
     /// Every range check of the stock and cancel params is a -32602 naming its field.
     func test_stockAndCancelParams_outOfRange_areInvalidParamsNamingTheField() {
-        func field(_ params: any ValidatedParams) -> String? {
+        func field(_ params: any DeclaredParams) -> String? {
             do throws(RPCError) {
                 try params.validate()
                 return nil

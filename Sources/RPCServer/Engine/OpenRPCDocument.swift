@@ -1,5 +1,7 @@
 /// Builds the `rpc.discover` result: an OpenRPC 1.3.2 document of the built-ins and every method
-/// served, with its params schema, result schema, deadline (`x-deadlineMs`) and scope (`x-scope`).
+/// served, with its params (each with the `description` of its schema), result schema, errors of
+/// its own (`errors`: code, message, `data` with the `type` and the schemas of the other members),
+/// deadline (`x-deadlineMs`), scope (`x-scope`) and hints (`x-hints`).
 enum OpenRPCDocument {
     /// `served`: the methods the server serves, in registration order.
     static func make(methods served: [MethodSpec], title: String, version: String) -> JSONValue {
@@ -12,7 +14,8 @@ enum OpenRPCDocument {
         ]
         for spec in served {
             methods.append(describe(name: spec.name, summary: spec.summary, params: spec.paramsSchema,
-                                    result: spec.resultSchema, deadlineMs: spec.deadlineMs, scope: spec.scope))
+                                    result: spec.resultSchema, deadlineMs: spec.deadlineMs, scope: spec.scope,
+                                    errors: spec.errors, hints: spec.hints))
         }
         return [
             "openrpc": "1.3.2",
@@ -23,11 +26,15 @@ enum OpenRPCDocument {
 
     /// One method object; `params` is a JSON Schema of the params object, split into by-name descriptors.
     private static func describe(name: String, summary: String, params: JSONValue, result: JSONValue, deadlineMs: Int?,
-                                 scope: String? = nil) -> JSONValue {
+                                 scope: String? = nil, errors: [MethodError] = [], hints: MethodHints? = nil) -> JSONValue {
         let required = Set(params["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         var descriptors: [JSONValue] = []
         for member in params["properties"]?.objectValue?.members ?? [] {
-            descriptors.append(["name": .string(member.key), "required": .bool(required.contains(member.key)), "schema": member.value])
+            var descriptor: JSONObject = ["name": .string(member.key)]
+            if let description = member.value["description"] { descriptor.append("description", description) }
+            descriptor.append("required", .bool(required.contains(member.key)))
+            descriptor.append("schema", member.value)
+            descriptors.append(.object(descriptor))
         }
         var method: JSONObject = [
             "name": .string(name),
@@ -36,8 +43,19 @@ enum OpenRPCDocument {
             "params": .array(descriptors),
             "result": ["name": .string("\(name).result"), "schema": result],
         ]
+        if !errors.isEmpty {
+            method.append("errors", .array(errors.map { error in
+                var data: JSONObject = ["type": .string(error.type)]
+                if !error.data.isEmpty { data.append("members", .object(error.data)) }
+                return ["code": .int(Int64(error.code.rawValue)), "message": .string(error.summary), "data": .object(data)]
+            }))
+        }
         if let deadlineMs { method.append("x-deadlineMs", .int(Int64(deadlineMs))) }
         if let scope { method.append("x-scope", .string(scope)) }
+        if let hints {
+            method.append("x-hints", ["readOnly": .bool(hints.readOnly), "destructive": .bool(hints.destructive),
+                                      "idempotent": .bool(hints.idempotent)])
+        }
         return .object(method)
     }
 }

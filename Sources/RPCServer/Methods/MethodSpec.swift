@@ -46,6 +46,8 @@ public struct MethodSpec: Sendable {
     /// How a call that passes its deadline or is cancelled is answered: at once (the default), or
     /// once its work has stopped, with its result if the work was done (see `answeringInterruptionsAfterWorkStops()`).
     public var interruptionReply = InterruptionReply.immediately
+    /// The errors of its own it may answer with, for `rpc.discover` (see `answering(errors:)`).
+    public var errors: [MethodError] = []
     public var paramsSchema: JSONValue
     public var resultSchema: JSONValue
     /// Where the handler starts: nil means the engine's concurrent work queue. A method whose work
@@ -92,6 +94,19 @@ public struct MethodSpec: Sendable {
     public func scoped(_ scope: String) -> MethodSpec {
         var copy = self
         copy.scope = scope
+        return copy
+    }
+
+    /// This method with the errors of its own it may answer with, listed in `rpc.discover`
+    /// (OpenRPC's `errors`), so that a client can be generated with a class for each.
+    ///
+    /// ```swift
+    /// let get = MethodSpec.async("notes.get", params: NoteID.self) { id, _ in try notes.get(id) }
+    ///     .answering(errors: [MethodError(code: 1001, type: "NotFound", summary: "No note has this id.")])
+    /// ```
+    public func answering(errors: [MethodError]) -> MethodSpec {
+        var copy = self
+        copy.errors = errors
         return copy
     }
 

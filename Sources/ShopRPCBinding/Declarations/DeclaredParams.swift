@@ -1,0 +1,42 @@
+import RPCServer
+
+/// A method's params, declared once as a list of fields (`ParamField`): a struct whose `init()`
+/// gives every stored property a default, and whose `fields` write them. From the fields come its
+/// JSON Schema (`schema`), its direct reading from parsed JSON (`init?(jsonValue:)`, the engine's
+/// fast path), its `Decodable` conformance (the engine's fallback, whose errors name the member)
+/// and its checks (`validate()`). Conformers are values; `Sendable`.
+protocol DeclaredParams: JSONValueDecodable, Sendable {
+    init()
+    /// The members, in the order the schema lists them. A stored `static let`.
+    static var fields: [ParamField<Self>] { get }
+}
+
+extension DeclaredParams {
+    init?(jsonValue: JSONValue) {
+        guard let members = ParamsMembers(jsonValue) else { return nil }
+        var params = Self()
+        for field in Self.fields {
+            guard field.read(members, &params) else { return nil }
+        }
+        self = params
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: ParamKey.self)
+        var params = Self()
+        for field in Self.fields { try field.decode(container, &params) }
+        self = params
+    }
+
+    /// Every member's checks, in order: the first violation is a -32602 naming its member.
+    func validate() throws(RPCError) {
+        for field in Self.fields { try field.validate(self) }
+    }
+
+    /// The params' JSON Schema: an object of the fields, the required ones listed.
+    static var schema: JSONValue {
+        var properties = JSONObject()
+        for field in fields { properties.append(field.name, field.schema) }
+        return Schemas.params(properties, required: fields.filter(\.required).map(\.name))
+    }
+}

@@ -1,0 +1,72 @@
+import RPCServer
+
+/// One member of a result object, declared once: its JSON name, what it means, its JSON Schema and
+/// how it is written. A result type lists its fields (`DeclaredResult.fields`), and its JSON
+/// Schema and its direct JSON writing (`JSONWritable`) come from that list, in that order.
+/// Immutable; `Sendable`.
+struct ResultField<Result>: Sendable {
+    /// The member's key, a `StaticString` as `JSONOutput` writes keys.
+    let name: StaticString
+    /// Whether every result has the member (the schema's `required`).
+    let required: Bool
+    /// The member's JSON Schema, its `description` included.
+    let schema: JSONValue
+    /// Writes the member (its key and value), or nothing when an optional member is absent.
+    let write: @Sendable (Result, inout JSONOutput) -> Void
+}
+
+// MARK: - Kinds of members
+
+extension ResultField {
+    static func string(_ name: StaticString, _ value: @escaping @Sendable (Result) -> String, _ doc: String,
+                       schema: JSONValue = Schemas.string) -> ResultField {
+        make(name, schema: schema, doc: doc) { result, json in json.member(name, value(result)) }
+    }
+
+    /// A string present only when `value` is not nil.
+    static func optionalString(_ name: StaticString, _ value: @escaping @Sendable (Result) -> String?, _ doc: String,
+                               schema: JSONValue = Schemas.string) -> ResultField {
+        make(name, required: false, schema: schema, doc: doc) { result, json in json.member(name, ifPresent: value(result)) }
+    }
+
+    static func integer(_ name: StaticString, _ value: @escaping @Sendable (Result) -> Int, _ doc: String) -> ResultField {
+        make(name, schema: ["type": "integer"], doc: doc) { result, json in json.member(name, value(result)) }
+    }
+
+    /// An integer present only when `value` is not nil.
+    static func optionalInteger(_ name: StaticString, _ value: @escaping @Sendable (Result) -> Int?, _ doc: String) -> ResultField {
+        make(name, required: false, schema: ["type": "integer"], doc: doc) { result, json in
+            if let number = value(result) { json.member(name, number) }
+        }
+    }
+
+    /// `true`, present only when `isSet` holds (a flag whose absence means false).
+    static func flag(_ name: StaticString, _ isSet: @escaping @Sendable (Result) -> Bool, _ doc: String) -> ResultField {
+        make(name, required: false, schema: ["type": "boolean"], doc: doc) { result, json in
+            if isSet(result) {
+                json.key(name)
+                json.bool(true)
+            }
+        }
+    }
+
+    /// An array of declared results.
+    static func array<Element: DeclaredResult & JSONWritable>(_ name: StaticString, _ value: @escaping @Sendable (Result) -> [Element],
+                                                             _ doc: String) -> ResultField {
+        make(name, schema: ["type": "array", "items": Element.schema], doc: doc) { result, json in json.member(name, array: value(result)) }
+    }
+
+    /// A declared result, as an object member.
+    static func object<Member: DeclaredResult & JSONWritable>(_ name: StaticString, _ value: @escaping @Sendable (Result) -> Member,
+                                                             _ doc: String) -> ResultField {
+        make(name, schema: Member.schema, doc: doc) { result, json in
+            json.key(name)
+            value(result).write(to: &json)
+        }
+    }
+
+    private static func make(_ name: StaticString, required: Bool = true, schema: JSONValue, doc: String,
+                             write: @escaping @Sendable (Result, inout JSONOutput) -> Void) -> ResultField {
+        ResultField(name: name, required: required, schema: Schemas.describing(schema, doc), write: write)
+    }
+}

@@ -1,0 +1,136 @@
+import RPCServer
+import ShopAPI
+
+// The shop's results on the wire, each declared once (`DeclaredResult`): its members with what
+// they mean, from which come its JSON Schema (`rpc.discover`, MCP `outputSchema`, the clients'
+// types) and its JSON, written straight into the reply. The members and their order are those of
+// the type's `Codable` conformance, which `ShopResultJSONTests` checks. The domain stays free of
+// the engine; only this binding layer knows about `JSONOutput`.
+
+extension Product: DeclaredResult, JSONWritable {
+    static let title = "Product"
+    static let summary = "A product of the catalog."
+    static let fields: [ResultField<Product>] = [
+        .string("sku", \.sku, "The product's stock-keeping unit, its key."),
+        .string("name", \.name, "The product's name."),
+        .string("description", \.description, "What the product is; may be empty."),
+        .string("category", \.category, "The product's category."),
+        .integer("priceCents", \.priceCents, "The price in the currency's minor units (cents)."),
+        .string("currency", \.currency, "ISO 4217 code of the price's currency."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension StockLevel: DeclaredResult, JSONWritable {
+    static let title = "StockLevel"
+    static let summary = "Units of one SKU available now."
+    static let fields: [ResultField<StockLevel>] = [
+        .string("sku", \.sku, "The SKU."),
+        .integer("available", \.available, "Units available."),
+        .flag("stale", \.isStale, "Present (true) when the inventory service did not answer in time and this is its last known level."),
+        .optionalInteger("ageMs", \.ageMs, "How old a stale level is, in milliseconds; present with stale."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension InventoryLevels: DeclaredResult, JSONWritable {
+    static let title = "InventoryLevels"
+    static let summary = "Levels of the SKUs asked for, in the order asked."
+    static let fields: [ResultField<InventoryLevels>] = [
+        .array("levels", \.levels, "One level per SKU asked for, in request order."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension CartLine: DeclaredResult, JSONWritable {
+    static let title = "CartLine"
+    static let summary = "One SKU of a cart or an order."
+    static let fields: [ResultField<CartLine>] = [
+        .string("sku", \.sku, "The SKU."),
+        .integer("quantity", \.quantity, "Units, 1 to \(ShopLimits.maxLineQuantity)."),
+        .integer("unitPriceCents", \.unitPriceCents, "The unit price when the line was last added to (a cart) or ordered (an order)."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension Cart: DeclaredResult, JSONWritable {
+    static let title = "Cart"
+    static let summary = "A cart's lines and total; a cart never written to is empty."
+    static let fields: [ResultField<Cart>] = [
+        .string("cartId", \.cartId, "The cart."),
+        .array("lines", \.lines, "The lines, in the order their SKUs were first added."),
+        .integer("totalCents", \.totalCents, "The sum of quantity × unit price over the lines."),
+        .string("currency", \.currency, "ISO 4217 code of the store's currency."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension Order: DeclaredResult, JSONWritable {
+    static let title = "Order"
+    static let summary = "A placed order: its lines and total never change; a cancel marks it cancelled."
+    static let fields: [ResultField<Order>] = [
+        .string("orderId", \.orderId, "The order."),
+        .string("cartId", \.cartId, "The cart it was placed from."),
+        .array("lines", \.lines, "The lines as ordered."),
+        .integer("totalCents", \.totalCents, "The order's total."),
+        .string("currency", \.currency, "ISO 4217 code of the total's currency."),
+        .string("status", \.status, "placed or cancelled.", schema: Schemas.oneOf([Order.placedStatus, Order.cancelledStatus])),
+        .string("createdAt", \.createdAt, "When it was placed (ISO 8601, UTC).", schema: Schemas.dateTime),
+        .optionalString("cancelledAt", \.cancelledAt, "When it was cancelled; present once cancelled.", schema: Schemas.dateTime),
+        .optionalString("cancelReason", \.cancelReason, "The reason the cancel gave, if any."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension ProductList: DeclaredResult, JSONWritable {
+    static let title = "ProductList"
+    static let summary = "Products, best match first."
+    static let fields: [ResultField<ProductList>] = [
+        .array("items", \.items, "The products."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension CatalogPage: DeclaredResult, JSONWritable {
+    static let title = "ProductPage"
+    static let summary = "One page of products."
+    static let fields: [ResultField<CatalogPage>] = [
+        .array("items", \.items, "The page's products."),
+        .optionalString("nextCursor", \.nextCursor, "Pass as cursor for the next page; absent on the last page."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension OrderPage: DeclaredResult, JSONWritable {
+    static let title = "OrderPage"
+    static let summary = "One page of orders, newest first."
+    static let fields: [ResultField<OrderPage>] = [
+        .array("items", \.items, "The page's orders."),
+        .optionalString("nextCursor", \.nextCursor, "Pass as cursor for the next page; absent on the last page."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+/// Members in the order `shop-rpc import` prints them.
+extension CatalogImportSummary: DeclaredResult, JSONWritable {
+    static let title = "ImportSummary"
+    static let summary = "What an import or upsert did, row by row."
+    static let fields: [ResultField<CatalogImportSummary>] = [
+        .integer("rows", \.rows, "Rows (products) read."),
+        .integer("created", \.created, "Products that were new."),
+        .integer("updated", \.updated, "Products changed."),
+        .integer("unchanged", \.unchanged, "Products already as given."),
+        .integer("archived", \.archived, "Products taken out of the catalog (import --replace)."),
+        .integer("stockSet", \.stockSet, "Levels set."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension ProductsArchived: DeclaredResult, JSONWritable {
+    static let title = "ProductsArchived"
+    static let summary = "How many products an archive took out of the catalog."
+    static let fields: [ResultField<ProductsArchived>] = [
+        .integer("archived", \.archived, "Products archived by this call (one archived already counts nowhere)."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
