@@ -21,6 +21,13 @@ struct CatalogListParams: DeclaredParams {
     ]
 }
 
+struct CatalogCountParams: DeclaredParams {
+    var category: String?
+    static let fields: [ParamField<Self>] = [
+        .optionalIdentifier("category", \.category, "Only products of this category."),
+    ]
+}
+
 struct SkuParams: DeclaredParams {
     var sku = ""
     static let fields: [ParamField<Self>] = [

@@ -24,6 +24,10 @@ public enum ShopMethods {
                 try service.listCatalog(cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
                                         category: params.category, interruption: token)
             },
+            read("catalog.count", CatalogCountParams.self, ProductCount.self, lanes: lanes,
+                 summary: "How many products the catalog holds, optionally in one category.", errors: []) { params, token in
+                try service.countProducts(category: params.category, interruption: token)
+            },
             read("catalog.get", SkuParams.self, Product.self, lanes: lanes, summary: "One product.", errors: [.notFound]) { params, token in
                 try service.product(sku: params.sku, interruption: token)
             },

@@ -21,6 +21,15 @@ extension Product: DeclaredResult, JSONWritable {
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
 
+extension ProductCount: DeclaredResult, JSONWritable {
+    static let title = "ProductCount"
+    static let summary = "How many products a catalog query matched."
+    static let fields: [ResultField<ProductCount>] = [
+        .integer("count", \.count, "The products matched (archived ones never)."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
 extension StockLevel: DeclaredResult, JSONWritable {
     static let title = "StockLevel"
     static let summary = "Units of one SKU available now."

@@ -1,7 +1,7 @@
 import XCTest
 @testable import ShopAPI
 
-/// `catalog.list` and `catalog.get`.
+/// `catalog.list`, `catalog.count` and `catalog.get`.
 final class CatalogListingTests: StoreContractTestCase {
 
     func test_listCatalog_followingCursors_returnsEveryProductExactlyOnceInSkuOrder() throws {
@@ -32,6 +32,19 @@ final class CatalogListingTests: StoreContractTestCase {
             XCTAssertTrue(items.allSatisfy { $0.category == "coffee" })
             XCTAssertEqual(items.map(\.sku), items.map(\.sku).sorted())
             XCTAssertEqual(try service.listCatalog(cursor: nil, limit: 10, category: "Coffee", interruption: nil).items, [], "exact match")
+        }
+    }
+
+    func test_countProducts_matchesEveryPageOfListCatalog_inEachCategory_andLeavesArchivedOut() throws {
+        try forEachStore {
+            XCTAssertEqual(try service.countProducts(category: nil, interruption: nil).count, try service.catalogPages(pageSize: 200).flatMap(\.items).count)
+            for category in Set(try service.catalogPages(pageSize: 200).flatMap(\.items).map(\.category)) {
+                XCTAssertEqual(try service.countProducts(category: category, interruption: nil).count,
+                               try service.catalogPages(pageSize: 200, category: category).flatMap(\.items).count, category)
+            }
+            XCTAssertEqual(try service.countProducts(category: "no such category", interruption: nil).count, 0)
+            _ = try waitForResult { service.archiveProducts(skus: ["SKU-0001"], interruption: nil, completion: $0) }.get()
+            XCTAssertEqual(try service.countProducts(category: nil, interruption: nil).count, 239, "an archived product is not counted")
         }
     }
 

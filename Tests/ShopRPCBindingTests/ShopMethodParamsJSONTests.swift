@@ -74,6 +74,7 @@ final class ShopMethodParamsJSONTests: XCTestCase {
         assertAgreesWithDecodable(CatalogListParams.self, valid: [
             ["cursor": "abc", "limit": 10, "category": "books"], [:], ["limit": .null, "cursor": .null],
         ])
+        assertAgreesWithDecodable(CatalogCountParams.self, valid: [["category": "books"], [:], ["category": .null]])
         assertAgreesWithDecodable(SkuParams.self, valid: [["sku": "SKU-0001"], ["sku": ""]])
         assertAgreesWithDecodable(CatalogSearchParams.self, valid: [["query": "mug", "limit": 5], ["query": "mug"]])
         assertAgreesWithDecodable(InventoryCheckParams.self, valid: [["skus": ["SKU-0001", "SKU-0002"]], ["skus": []]])

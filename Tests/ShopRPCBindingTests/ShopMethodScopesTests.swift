@@ -15,7 +15,7 @@ final class ShopMethodScopesTests: XCTestCase {
     }
 
     private let expected: KeyValuePairs<String, ShopScope> = [
-        "catalog.list": .read, "catalog.get": .read, "catalog.search": .read, "inventory.check": .read, "cart.get": .read,
+        "catalog.list": .read, "catalog.count": .read, "catalog.get": .read, "catalog.search": .read, "inventory.check": .read, "cart.get": .read,
         "cart.add": .write, "cart.remove": .write, "cart.clear": .write, "orders.place": .write, "orders.cancel": .write,
         "orders.get": .read, "orders.list": .read, "admin.stock.adjust": .admin, "admin.stock.set": .admin,
         "admin.products.upsert": .admin, "admin.products.archive": .admin,

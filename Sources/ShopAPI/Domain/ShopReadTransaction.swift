@@ -10,6 +10,8 @@ protocol ShopReadTransaction {
     /// Products with `sku > afterSku` (all when `nil`), in `category` when given, ordered by SKU.
     func products(afterSku: String?, category: String?, limit: Int) throws -> [Product]
     func product(sku: String) throws -> Product?
+    /// Live products in `category` (all when nil). Runs exactly one statement.
+    func productCount(category: String?) throws -> Int
     /// Products that have, for every group of `wordGroups`, one of its words among their
     /// `SearchText.productWords`; in catalog order (the order they were first added), at most
     /// `limit`. Groups are non-empty and hold only words as `SearchText` makes them.

@@ -19,6 +19,11 @@ extension ShopService {
     }
 
     /// The product with `sku`; `.notFound(entity: "product")` if there is none (or it was archived).
+    /// How many products the catalog holds (archived ones not counted), only `category`'s when given.
+    public func countProducts(category: String?, interruption: (any ShopInterruption)?) throws -> ProductCount {
+        ProductCount(count: try store.readOneStatement(interruption: interruption) { try $0.productCount(category: category) })
+    }
+
     public func product(sku: String, interruption: (any ShopInterruption)?) throws -> Product {
         let found = try store.readOneStatement(interruption: interruption) { try $0.product(sku: sku) }
         guard let found else { throw ShopError.notFound(entity: "product", id: sku) }

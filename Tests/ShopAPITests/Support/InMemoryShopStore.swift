@@ -194,6 +194,8 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
                 .prefix(limit))
         }
 
+        func productCount(category: String?) -> Int { live.filter { category == nil || $0.category == category }.count }
+
         func product(sku: String) -> Product? { state.archived.contains(sku) ? nil : state.products[sku] }
 
         func searchProducts(wordGroups: [[String]], limit: Int) -> [Product] {

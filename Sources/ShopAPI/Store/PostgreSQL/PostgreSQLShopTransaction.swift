@@ -26,6 +26,13 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         )
     }
 
+    func productCount(category: String?) throws -> Int {
+        if let category {
+            return try query("SELECT count(*) FROM products WHERE NOT archived AND category = $1", [category]) { $0.int(0) }.first ?? 0
+        }
+        return try query("SELECT count(*) FROM products WHERE NOT archived", []) { $0.int(0) }.first ?? 0
+    }
+
     func product(sku: String) throws -> Product? {
         try query("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = $1 AND NOT p.archived", [sku], row: ShopRows.product).first
     }

@@ -30,6 +30,14 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         )
     }
 
+    func productCount(category: String?) throws -> Int {
+        if let category {
+            return try query("SELECT count(*) FROM products INDEXED BY products_live_by_category WHERE archived = 0 AND category = ?1",
+                             [category]) { $0.int(0) }.first ?? 0
+        }
+        return try query("SELECT count(*) FROM products WHERE archived = 0", []) { $0.int(0) }.first ?? 0
+    }
+
     func product(sku: String) throws -> Product? {
         try queryFirst(.productBySku, sql: "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1 AND p.archived = 0", [sku], row: ShopRows.product)
     }
