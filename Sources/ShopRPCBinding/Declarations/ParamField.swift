@@ -97,22 +97,9 @@ extension ParamField {
     /// A required array of `count` identifiers; `noun` names them in the error ("skus").
     static func identifiers(_ name: String, _ path: WritableKeyPath<Params, [String]> & Sendable, count: ClosedRange<Int>, noun: String,
                             _ doc: String) -> ParamField {
-        let schema: JSONValue = ["type": "array", "items": Schemas.string, "minItems": .int(Int64(count.lowerBound)),
-                                 "maxItems": .int(Int64(count.upperBound))]
-        return make(name, required: true, schema: schema, doc: doc,
-                    read: { members, params in
-                        guard let values = members.strings(name) else { return false }
-                        params[keyPath: path] = values
-                        return true
-                    },
-                    decode: { container, params in params[keyPath: path] = try container.decode([String].self, forKey: ParamKey(name)) },
-                    validate: { params throws(RPCError) in
-                        let values = params[keyPath: path]
-                        guard count.contains(values.count) else {
-                            throw .invalidParams("'\(name)' must hold \(count.lowerBound) to \(count.upperBound) \(noun)", field: name)
-                        }
-                        for (index, value) in values.enumerated() { try ParamChecks.identifier(value, "\(name)[\(index)]") }
-                    })
+        array(name, path, count: count, noun: noun, itemSchema: Schemas.string, doc: doc, read: { $0.strings(name) }) { value, index throws(RPCError) in
+            try ParamChecks.identifier(value, "\(name)[\(index)]")
+        }
     }
 
     /// A required array of `count` objects, each as `itemSchema` says; `noun` names them in the
@@ -120,26 +107,11 @@ extension ParamField {
     /// the handler's to check.
     static func objects(_ name: String, _ path: WritableKeyPath<Params, [JSONValue]> & Sendable, count: ClosedRange<Int>, noun: String,
                         itemSchema: JSONValue, example: String, _ doc: String) -> ParamField {
-        let schema: JSONValue = ["type": "array", "minItems": .int(Int64(count.lowerBound)), "maxItems": .int(Int64(count.upperBound)),
-                                 "items": itemSchema]
-        return make(name, required: true, schema: schema, doc: doc,
-                    read: { members, params in
-                        guard let values = members.array(name) else { return false }
-                        params[keyPath: path] = values
-                        return true
-                    },
-                    decode: { container, params in params[keyPath: path] = try container.decode([JSONValue].self, forKey: ParamKey(name)) },
-                    validate: { params throws(RPCError) in
-                        let values = params[keyPath: path]
-                        guard count.contains(values.count) else {
-                            throw .invalidParams("'\(name)' must hold \(count.lowerBound) to \(count.upperBound) \(noun)", field: name)
-                        }
-                        for (index, value) in values.enumerated() {
-                            guard case .object = value else {
-                                throw .invalidParams("'\(name)[\(index)]' must be an object such as \(example)", field: "\(name)[\(index)]")
-                            }
-                        }
-                    })
+        array(name, path, count: count, noun: noun, itemSchema: itemSchema, doc: doc, read: { $0.array(name) }) { value, index throws(RPCError) in
+            guard case .object = value else {
+                throw .invalidParams("'\(name)[\(index)]' must be an object such as \(example)", field: "\(name)[\(index)]")
+            }
+        }
     }
 }
 
@@ -176,6 +148,30 @@ extension ParamField {
              validate: { params throws(RPCError) in
                  if let value = params[keyPath: path] { try check(value) }
              })
+    }
+
+    /// A required array of `count` elements, each checked by `checkElement` (with its index).
+    private static func array<Element: Decodable & Sendable>(
+        _ name: String, _ path: WritableKeyPath<Params, [Element]> & Sendable, count: ClosedRange<Int>, noun: String, itemSchema: JSONValue,
+        doc: String, read: @escaping @Sendable (ParamsMembers) -> [Element]?,
+        checkElement: @escaping @Sendable (Element, Int) throws(RPCError) -> Void
+    ) -> ParamField {
+        let schema: JSONValue = ["type": "array", "items": itemSchema, "minItems": .int(Int64(count.lowerBound)),
+                                 "maxItems": .int(Int64(count.upperBound))]
+        return make(name, required: true, schema: schema, doc: doc,
+                    read: { members, params in
+                        guard let values = read(members) else { return false }
+                        params[keyPath: path] = values
+                        return true
+                    },
+                    decode: { container, params in params[keyPath: path] = try container.decode([Element].self, forKey: ParamKey(name)) },
+                    validate: { params throws(RPCError) in
+                        let values = params[keyPath: path]
+                        guard count.contains(values.count) else {
+                            throw .invalidParams("'\(name)' must hold \(count.lowerBound) to \(count.upperBound) \(noun)", field: name)
+                        }
+                        for (index, value) in values.enumerated() { try checkElement(value, index) }
+                    })
     }
 
     private static func make(
