@@ -18,8 +18,9 @@
 - `python` and `js` blocks run from the checkout (the Node client imported from
   `./clients/node/index.js` where a page imports the package `shop-rpc-client`).
 - A block preceded by `<!-- docs-test: skip REASON -->` is skipped with that reason.
-- docs/library.md's public API listing is what scripts/public-api prints, and every `X.swift` a
-  page names in code spans exists in the repository (unless the page marks it "(new)").
+- docs/library.md's public API listing (RPCServer) and docs/shop-library.md's (ShopAPI) are what
+  scripts/public-api prints for each module, and every `X.swift` a page names in code spans exists
+  in the repository (unless the page marks it "(new)").
 """
 import json
 import os
@@ -337,10 +338,14 @@ def test_command(page, number, command, expected, skip, tmp_path):
 
 # MARK: - Named code
 
-def test_libraryPage_publicApiListing_isWhatScriptsPublicApiPrints():
-    page = (ROOT / "docs" / "library.md").read_text()
-    listing = page.split("<!-- public-api -->\n```\n", 1)[1].split("```", 1)[0]
-    run = subprocess.run([str(ROOT / "scripts" / "public-api")], cwd=ROOT, capture_output=True, text=True, timeout=600)
+@pytest.mark.parametrize("page_name, module, marker", [
+    ("library.md", "RPCServer", "<!-- public-api -->"),
+    ("shop-library.md", "ShopAPI", "<!-- public-api ShopAPI -->"),
+])
+def test_libraryPages_publicApiListing_isWhatScriptsPublicApiPrints(page_name, module, marker):
+    page = (ROOT / "docs" / page_name).read_text()
+    listing = page.split(marker + "\n```\n", 1)[1].split("```", 1)[0]
+    run = subprocess.run([str(ROOT / "scripts" / "public-api"), module], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     if "grepping the sources instead" in run.stderr:
         pytest.skip("swift-symbolgraph-extract is missing, so scripts/public-api cannot list the API")

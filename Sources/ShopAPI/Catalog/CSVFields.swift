@@ -1,26 +1,26 @@
 /// The fields of one CSV record, as bytes exactly as the file holds them once quoting is undone
 /// (not yet checked to be UTF-8). Storage is reused from record to record by the reader that owns
 /// it; a copy a caller keeps stays valid (copy on write).
-public struct CSVFields: Sendable {
+package struct CSVFields: Sendable {
     /// Every field's bytes, one after the other.
     var bytes: [UInt8] = []
     /// The end offset in `bytes` of each field.
     var ends: [Int] = []
 
-    public init() {
+    package init() {
         bytes.reserveCapacity(1024)
         ends.reserveCapacity(16)
     }
 
-    public var count: Int { ends.count }
+    package var count: Int { ends.count }
 
     /// The number of bytes in field `index`.
-    public func byteCount(at index: Int) -> Int {
+    package func byteCount(at index: Int) -> Int {
         ends[index] - (index == 0 ? 0 : ends[index - 1])
     }
 
     /// Calls `body` with field `index`'s bytes, valid only during the call.
-    public func withBytes<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    package func withBytes<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         let start = index == 0 ? 0 : ends[index - 1]
         return try bytes.withUnsafeBufferPointer { all in
             try body(UnsafeBufferPointer(rebasing: all[start..<ends[index]]))
@@ -28,12 +28,12 @@ public struct CSVFields: Sendable {
     }
 
     /// Field `index` as a string, or nil if its bytes are not valid UTF-8.
-    public func string(at index: Int) -> String? {
+    package func string(at index: Int) -> String? {
         withBytes(at: index) { String(validating: $0, as: UTF8.self) }
     }
 
     /// Whether every byte of the record is ASCII (then every field is valid UTF-8).
-    public var isASCII: Bool {
+    package var isASCII: Bool {
         bytes.withUnsafeBytes { raw in
             var index = 0
             var high: UInt64 = 0
@@ -55,7 +55,7 @@ public struct CSVFields: Sendable {
     }
 
     /// Every field as a string, invalid UTF-8 repaired with U+FFFD (for tests and diagnostics).
-    public var strings: [String] {
+    package var strings: [String] {
         (0..<count).map { index in withBytes(at: index) { String(decoding: $0, as: UTF8.self) } }
     }
 

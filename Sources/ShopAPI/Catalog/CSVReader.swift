@@ -11,7 +11,7 @@
 ///     print(reader.fields.strings)
 /// }
 /// ```
-public struct CSVReader<Source: ByteSource> {
+package struct CSVReader<Source: ByteSource> {
     private var input: ByteSourceBuffer<Source>
     private var scanner: CSVScanner
     private var ended = false
@@ -19,25 +19,25 @@ public struct CSVReader<Source: ByteSource> {
     /// - Parameters:
     ///   - bufferSize: bytes asked of the source per read (at least 4).
     ///   - maxRecordBytes: a longer record ends the reading with `.recordTooLong`.
-    public init(source: Source, bufferSize: Int = 64 << 10, maxRecordBytes: Int = CatalogLimits.maxRecordBytes) {
+    package init(source: Source, bufferSize: Int = 64 << 10, maxRecordBytes: Int = CatalogLimits.maxRecordBytes) {
         input = ByteSourceBuffer(source: source, size: bufferSize)
         scanner = CSVScanner(maxRecordBytes: maxRecordBytes)
     }
 
     /// The fields of the record `next()` last returned.
-    public var fields: CSVFields { scanner.fields }
+    package var fields: CSVFields { scanner.fields }
     /// The 1-based line that record starts on.
-    public var line: Int { scanner.recordLine }
+    package var line: Int { scanner.recordLine }
     /// What is wrong with that record, if anything (its fields then hold what could be read).
-    public var syntaxError: CSVSyntaxError? { scanner.error }
+    package var syntaxError: CSVSyntaxError? { scanner.error }
     /// Bytes taken from the source so far (for progress).
-    public var bytesRead: Int { input.bytesRead }
+    package var bytesRead: Int { input.bytesRead }
 
     /// Reads the next record; false at the end of the input, and after an error that ends the
     /// reading (`CSVSyntaxError.endsReading`).
     ///
     /// - Throws: `ByteSourceError` if the source fails.
-    public mutating func next() throws(ByteSourceError) -> Bool {
+    package mutating func next() throws(ByteSourceError) -> Bool {
         if ended { return false }
         if let error = scanner.error, error.endsReading {
             ended = true

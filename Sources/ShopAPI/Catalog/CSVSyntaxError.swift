@@ -1,6 +1,6 @@
 /// What is structurally wrong with one CSV record (RFC 4180). The reader reports it on the record
 /// where it happens and goes on with the next record, except where noted.
-public enum CSVSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CSVSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The input ended inside a quoted field; ends the reading.
     case unterminatedQuote
     /// A quoted field's closing quote is followed by something other than a comma or the end of
@@ -12,7 +12,7 @@ public enum CSVSyntaxError: Error, Equatable, Sendable, CustomStringConvertible 
     /// nearly always a quote that is never closed).
     case recordTooLong(limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unterminatedQuote:
             return "a quoted field is not closed before the end of the file"
@@ -26,7 +26,7 @@ public enum CSVSyntaxError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     /// Whether the reader stops after this error.
-    public var endsReading: Bool {
+    package var endsReading: Bool {
         switch self {
         case .unterminatedQuote, .recordTooLong: return true
         case .characterAfterClosingQuote, .bareCarriageReturn: return false

@@ -2,9 +2,9 @@
 /// of the file is read when its size is known (`1234567 rows, 81234 rows/s, 42% of the file`),
 /// redrawn at most every `minimumRedrawNanoseconds`. Pure value on an injected clock (nanoseconds
 /// since any fixed moment), so it is tested without waiting; one thread.
-public struct CatalogImportProgressLine {
+package struct CatalogImportProgressLine {
     /// 100 ms: at most ten redraws a second.
-    public static let minimumRedrawNanoseconds: UInt64 = 100_000_000
+    package static let minimumRedrawNanoseconds: UInt64 = 100_000_000
 
     private let startedAt: UInt64
     private let totalBytes: Int?
@@ -12,7 +12,7 @@ public struct CatalogImportProgressLine {
     private var lastDrawnAt: UInt64?
 
     /// `totalBytes`: the file's size, when it is a regular file. `dryRun` changes the last word.
-    public init(startedAt: UInt64, totalBytes: Int?, dryRun: Bool) {
+    package init(startedAt: UInt64, totalBytes: Int?, dryRun: Bool) {
         self.startedAt = startedAt
         self.totalBytes = totalBytes.flatMap { $0 > 0 ? $0 : nil }
         verb = dryRun ? "checking" : "committing"
@@ -20,7 +20,7 @@ public struct CatalogImportProgressLine {
 
     /// The line to draw for `progress` at `now`, or nil when the last one was drawn less than
     /// `minimumRedrawNanoseconds` ago. The finishing report is always drawn.
-    public mutating func update(_ progress: CatalogImportProgress, now: UInt64) -> String? {
+    package mutating func update(_ progress: CatalogImportProgress, now: UInt64) -> String? {
         if !progress.finishing, let last = lastDrawnAt, now &- last < Self.minimumRedrawNanoseconds { return nil }
         lastDrawnAt = now
         let elapsed = Double(now &- startedAt) / 1e9

@@ -1,24 +1,27 @@
-/// Writes products as a catalog file (`export products`): the columns sku, name, description,
+/// Writes products, or catalog rows, as a catalog file: the columns sku, name, description,
 /// category, priceCents, currency, stock in that order, in CSV or NDJSON (`RecordWriter`'s rules),
-/// so that `CatalogFileReader` reads back exactly the rows written (the round trip). Streaming, in
-/// constant memory. One thread; a value type.
-public struct CatalogProductWriter<Sink: ByteSink> {
+/// so that `CatalogFileReader` reads back exactly the rows written (the round trip). A product's
+/// record is the one `export products` writes (both go through `RecordWriter.writeProduct`);
+/// this type adds rows with missing fields, for the round-trip tests, the CSV fuzzer and the
+/// catalog-file benchmark, which need a writer of whole catalog files without a store. Streaming,
+/// in constant memory. One thread; a value type.
+package struct CatalogProductWriter<Sink: ByteSink> {
     private var writer: RecordWriter<Sink>
 
-    public init(format: CatalogFileFormat, sink: Sink) {
+    package init(format: CatalogFileFormat, sink: Sink) {
         writer = RecordWriter(format: format, columns: CatalogColumn.allCases.map(\.rawValue), sink: sink)
     }
 
     /// The sink; after `finish()` it has received every byte.
-    public var sink: Sink { writer.sink }
+    package var sink: Sink { writer.sink }
 
     /// Writes one product with its stock.
-    public mutating func write(_ product: Product, stock: Int) throws(ByteSinkError) {
+    package mutating func write(_ product: Product, stock: Int) throws(ByteSinkError) {
         try writer.writeProduct(product, stock: stock)
     }
 
     /// Writes one row; a nil field is an empty CSV cell or a member left out of the NDJSON object.
-    public mutating func write(_ row: CatalogRow) throws(ByteSinkError) {
+    package mutating func write(_ row: CatalogRow) throws(ByteSinkError) {
         try writer.write(row.sku)
         if let name = row.name { try writer.write(name) } else { try writer.writeNull() }
         if let description = row.description { try writer.write(description) } else { try writer.writeNull() }
@@ -30,7 +33,7 @@ public struct CatalogProductWriter<Sink: ByteSink> {
     }
 
     /// Writes out what is buffered.
-    public mutating func finish() throws(ByteSinkError) {
+    package mutating func finish() throws(ByteSinkError) {
         try writer.finish()
     }
 }
@@ -39,7 +42,7 @@ extension RecordWriter {
     /// Writes one product with its stock as a record of a catalog file's columns
     /// (`CatalogColumn.allCases`, in that order): what `export products` and `CatalogProductWriter`
     /// write, so that an export reads back as the rows it came from.
-    public mutating func writeProduct(_ product: Product, stock: Int) throws(ByteSinkError) {
+    package mutating func writeProduct(_ product: Product, stock: Int) throws(ByteSinkError) {
         try write(product.sku)
         try write(product.name)
         try write(product.description)

@@ -28,11 +28,11 @@ import SharedSupport  // JSONStringLiteral
 /// }
 /// try writer.finish()
 /// ```
-public struct RecordWriter<Sink: ByteSink> {
-    public let format: CatalogFileFormat
-    public let columns: [String]
+package struct RecordWriter<Sink: ByteSink> {
+    package let format: CatalogFileFormat
+    package let columns: [String]
     /// The sink; after `finish()` it has received every byte.
-    public private(set) var sink: Sink
+    package private(set) var sink: Sink
     private var buffer: [UInt8] = []
     private let bufferSize: Int
     /// NDJSON: `{"name":` for the first column and `,"name":` for the others, escaped once.
@@ -41,7 +41,7 @@ public struct RecordWriter<Sink: ByteSink> {
     /// NDJSON: whether the current object has a member yet (null fields are left out).
     private var objectStarted = false
 
-    public init(format: CatalogFileFormat, columns: [String], sink: Sink, bufferSize: Int = 64 << 10) {
+    package init(format: CatalogFileFormat, columns: [String], sink: Sink, bufferSize: Int = 64 << 10) {
         precondition(!columns.isEmpty, "a record needs at least one column")
         self.format = format
         self.columns = columns
@@ -64,7 +64,7 @@ public struct RecordWriter<Sink: ByteSink> {
     }
 
     /// Writes the next field as text.
-    public mutating func write(_ value: String) throws(ByteSinkError) {
+    package mutating func write(_ value: String) throws(ByteSinkError) {
         beginField()
         switch format {
         case .csv: CSVFieldEncoding.append(CSVTextCell.escaped(value), onlyField: columns.count == 1, to: &buffer)
@@ -74,14 +74,14 @@ public struct RecordWriter<Sink: ByteSink> {
     }
 
     /// Writes the next field as an integer (digits, no quotes, in both formats).
-    public mutating func write(_ value: Int) throws(ByteSinkError) {
+    package mutating func write(_ value: Int) throws(ByteSinkError) {
         beginField()
         buffer.append(contentsOf: String(value).utf8)
         try endField()
     }
 
     /// Writes the next field as absent: an empty CSV cell; no member in NDJSON.
-    public mutating func writeNull() throws(ByteSinkError) {
+    package mutating func writeNull() throws(ByteSinkError) {
         precondition(fieldIndex < columns.count, "more fields than columns")
         if format == .csv {
             if fieldIndex > 0 { buffer.append(UInt8(ascii: ",")) }
@@ -91,7 +91,7 @@ public struct RecordWriter<Sink: ByteSink> {
     }
 
     /// Ends the record; every column must have had its field.
-    public mutating func endRecord() throws(ByteSinkError) {
+    package mutating func endRecord() throws(ByteSinkError) {
         precondition(fieldIndex == columns.count, "a record of \(fieldIndex) fields for \(columns.count) columns")
         if format == .ndjson {
             if !objectStarted { buffer.append(UInt8(ascii: "{")) }
@@ -104,7 +104,7 @@ public struct RecordWriter<Sink: ByteSink> {
     }
 
     /// Writes out what is buffered. The writer can be used again after it.
-    public mutating func finish() throws(ByteSinkError) {
+    package mutating func finish() throws(ByteSinkError) {
         precondition(fieldIndex == 0, "finish() inside a record")
         try flush()
     }

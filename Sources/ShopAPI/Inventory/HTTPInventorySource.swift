@@ -30,9 +30,10 @@ public final class HTTPInventorySource: InventorySource {
     /// The largest answer accepted by default. 100 SKUs of a few dozen bytes each need a few
     /// KiB; anything near this is not a stock answer.
     public static let defaultMaxBodyBytes = 1 << 20
-    /// With stale answers on, how long before its deadline a check still waiting is answered from
-    /// stale levels (or a quarter of its whole budget, if that is less).
-    public static let staleNearDeadlineMilliseconds = InventoryFlightTable.staleNearDeadlineMilliseconds
+    /// Failures in a row that open the circuit by default (`InventoryCircuitBreaker`).
+    public static let defaultCircuitFailures = InventoryCircuitBreaker.defaultFailureThreshold
+    /// How long an open circuit refuses checks by default before it probes the service again.
+    public static let defaultCircuitCoolDownMilliseconds = InventoryCircuitBreaker.defaultCoolDownMilliseconds
 
     public let baseURL: URL
     /// The ceiling of the adaptive limit (`--inventory-max-concurrent`).
@@ -82,8 +83,8 @@ public final class HTTPInventorySource: InventorySource {
     ///   start-up) is missing or too old; the error says which.
     public init(baseURL: URL, maxConcurrent: Int = defaultMaxConcurrent, maxBodyBytes: Int = defaultMaxBodyBytes,
                 minimumUsefulMilliseconds: Int = 100,
-                circuitFailures: Int = InventoryCircuitBreaker.defaultFailureThreshold,
-                circuitCoolDownMilliseconds: Int = InventoryCircuitBreaker.defaultCoolDownMilliseconds,
+                circuitFailures: Int = defaultCircuitFailures,
+                circuitCoolDownMilliseconds: Int = defaultCircuitCoolDownMilliseconds,
                 staleMilliseconds: Int = 0, coalescing: Bool = true, adaptiveLimit: Bool = true,
                 clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) throws(Unavailable) {
         self.baseURL = baseURL

@@ -12,11 +12,11 @@
 /// A value type on the caller's clock: every event takes `now` (monotonic nanoseconds), and
 /// nothing here reads the time. The owner serializes access (`InventoryFlightTable`, behind
 /// `HTTPInventorySource`'s lock).
-public struct InventoryCircuitBreaker: Sendable, Equatable {
+package struct InventoryCircuitBreaker: Sendable, Equatable {
     /// `--inventory-circuit-failures`' default.
-    public static let defaultFailureThreshold = 5
+    package static let defaultFailureThreshold = 5
     /// `--inventory-circuit-cooldown-ms`' default.
-    public static let defaultCoolDownMilliseconds = 2_000
+    package static let defaultCoolDownMilliseconds = 2_000
 
     enum Admission: Equatable {
         /// Send the request; `probe` when it is the half-open circuit's single probe.

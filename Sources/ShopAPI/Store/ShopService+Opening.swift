@@ -3,8 +3,10 @@ import FoundationEssentials
 /// Opening a shop on a store: the one place that chooses a concrete store (SQLite or PostgreSQL)
 /// from a `--db` value. The domain (`ShopService`) sees only the `ShopStore` seam.
 extension ShopService {
-    /// `$XDG_DATA_HOME/shop-rpc/shop.sqlite`, else `~/.local/share/shop-rpc/shop.sqlite`.
-    public static var defaultDatabasePath: String {
+    /// `$XDG_DATA_HOME/shop-rpc/shop.sqlite`, else `~/.local/share/shop-rpc/shop.sqlite`: where
+    /// the `shop-rpc` command keeps its store unless told otherwise (`--db`). A program embedding
+    /// the shop chooses its own path.
+    package static var defaultDatabasePath: String {
         let environment = ProcessInfo.processInfo.environment
         let dataHome: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {

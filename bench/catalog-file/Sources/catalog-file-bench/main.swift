@@ -6,7 +6,7 @@
 //                                           alternative to the NDJSON writer), to /dev/null
 // Prints one JSON object per run; peak RSS is the process's (getrusage).
 import FoundationEssentials
-import ShopAPI
+@testable import ShopAPI  // the catalog file writers and the CSV scanner are package access (docs/shop-library.md)
 #if canImport(Glibc)
 import Glibc
 #endif
