@@ -128,7 +128,7 @@ def test_binary_loads_libpq_when_asked(tmp_path):
                             input="", capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert "cannot open the postgresql:// store" in result.stderr, result.stderr
-    assert f'connection to server on socket \\"{tmp_path}/none/.s.PGSQL.5432\\" failed' in result.stderr, result.stderr
+    assert f'connection to server on socket "{tmp_path}/none/.s.PGSQL.5432" failed' in result.stderr, result.stderr
 
 
 # MARK: - One version
