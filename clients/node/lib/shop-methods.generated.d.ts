@@ -28,7 +28,7 @@ export interface ProductPage {
   nextCursor?: string;
 }
 
-/** Products, best match first. */
+/** Products, in catalog order (the order they were first added). */
 export interface ProductList {
   /** The products. */
   items: Product[];

@@ -40,7 +40,7 @@ class ProductPage(_ProductPageRequired, total=False):
 
 
 class ProductList(TypedDict):
-    """Products, best match first."""
+    """Products, in catalog order (the order they were first added)."""
 
     #: The products.
     items: List[Product]

@@ -92,7 +92,8 @@ class ShopOperations:
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.ProductList`: Products, best match first.
+        :returns: :class:`~shoprpc.models.ProductList`: Products, in catalog order (the order they were first
+            added).
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
         :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
@@ -554,7 +555,8 @@ class AsyncShopOperations:
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.ProductList`: Products, best match first.
+        :returns: :class:`~shoprpc.models.ProductList`: Products, in catalog order (the order they were first
+            added).
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
         :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
