@@ -34,11 +34,20 @@ enum Schemas {
     }
 
     /// One product of `admin.products.upsert`: a catalog file's row (protocol.md, "Catalog files").
+    /// Titled and described, so the generated clients name its type (`CatalogProduct`) and document
+    /// its members.
     static let catalogRow: JSONValue = [
+        "title": "CatalogProduct",
+        "description": "One product as a catalog file's row: a member left out keeps the product's field (a new SKU needs name, category and priceCents).",
         "type": "object",
         "properties": [
-            "sku": string, "name": string, "description": string, "category": string,
-            "priceCents": ["type": "integer", "minimum": 0], "currency": string, "stock": ["type": "integer", "minimum": 0],
+            "sku": describing(string, "The product's SKU, its key."),
+            "name": describing(string, "The product's name, 1 to 255 characters."),
+            "description": describing(string, "What the product is; may be empty."),
+            "category": describing(string, "The product's category."),
+            "priceCents": describing(["type": "integer", "minimum": 0], "The price in the currency's minor units (cents)."),
+            "currency": describing(string, "ISO 4217 code of the price's currency."),
+            "stock": describing(["type": "integer", "minimum": 0], "Units available, set absolutely."),
         ],
         "required": ["sku"],
         "additionalProperties": false,

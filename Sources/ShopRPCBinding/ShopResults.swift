@@ -93,7 +93,7 @@ extension Order: DeclaredResult, JSONWritable {
 
 extension ProductList: DeclaredResult, JSONWritable {
     static let title = "ProductList"
-    static let summary = "Products, best match first."
+    static let summary = "Products, in catalog order (the order they were first added)."
     static let fields: [ResultField<ProductList>] = [
         .array("items", \.items, "The products."),
     ]

@@ -56,6 +56,7 @@ NOT_RUN = {
     "swift test": "runs (part of) the Swift suite, which scripts/test runs whole",
     "python3 -m pytest": "runs a client suite that scripts/test runs",
     "node --test": "runs the Node client suite that scripts/test runs",
+    "scripts/generate-clients": "rewrites the committed client files; its --check is a part of scripts/test of its own (generated-clients)",
 }
 NEEDS_POSTGRES = "needs a PostgreSQL server"
 NEEDS_INVENTORY = "needs the inventory service it names (not on this machine's loopback)"

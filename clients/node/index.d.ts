@@ -6,57 +6,19 @@ import type { Readable, Writable } from 'node:stream';
 
 // MARK: - Shop types (protocol.md, section 7)
 
-/** Money is integer cents with a currency code. */
-export interface Product {
-  sku: string;
-  name: string;
-  description: string;
-  category: string;
-  priceCents: number;
-  currency: string;
-}
+// The shop's result and param types (Product, Cart, CartLine, Order, ProductPage, OrderPage,
+// ProductList, StockLevel, InventoryLevels, CatalogProduct, ImportSummary, ProductsArchived) and the
+// ShopMethods interface, generated from rpc.discover; and its error classes.
+import type { ShopMethods } from './lib/shop-methods.generated.js';
+import type { ShopErrorCodes } from './lib/shop-errors.generated.js';
+export * from './lib/shop-methods.generated.js';
+export * from './lib/shop-errors.generated.js';
 
-export interface CartLine {
-  sku: string;
-  quantity: number;
-  unitPriceCents: number;
-}
-
-export interface Cart {
-  cartId: string;
-  lines: CartLine[];
-  totalCents: number;
-  currency: string;
-}
-
-export interface Order {
-  orderId: string;
-  cartId: string;
-  lines: CartLine[];
-  totalCents: number;
-  currency: string;
-  status: 'placed' | 'cancelled';
-  /** ISO 8601, UTC. */
-  createdAt: string;
-  /** ISO 8601, UTC; present once the order is cancelled. */
-  cancelledAt?: string;
-  /** The reason its cancel gave, if any. */
-  cancelReason?: string;
-}
-
+/** A page of a listing: `ProductPage` and `OrderPage` have this shape. */
 export interface Page<T> {
   items: T[];
   /** Pass back as `cursor` for the next page; absent on the last page. */
   nextCursor?: string;
-}
-
-export interface StockLevel {
-  sku: string;
-  available: number;
-  /** Present (true) when the level is the inventory service's last earlier answer (`--inventory-stale-ms`). */
-  stale?: true;
-  /** With `stale`: how old that answer is, in milliseconds. */
-  ageMs?: number;
 }
 
 /** One method's figures in `rpc.stats`: `calls === ok + Σ errors + inFlight`. */
@@ -202,7 +164,8 @@ export class RPCClient extends EventEmitter {
   off<E extends keyof RPCClientEvents>(event: E, listener: (...args: RPCClientEvents[E]) => void): this;
 }
 
-/** The shop-rpc client: one typed method per shop operation. */
+/** The shop-rpc client: one typed method per shop operation (`ShopMethods`, generated), and the built-ins. */
+export interface ShopClient extends ShopMethods {}
 export class ShopClient extends RPCClient {
   /** Spawns a server it owns. Throws when no binary can be found. */
   static spawn(options?: SpawnOptions): ShopClient;
@@ -211,65 +174,10 @@ export class ShopClient extends RPCClient {
   ping(options?: CallOptions): Promise<Record<string, never>>;
   /** Per-method counts and latency since start, and the server's own sections. */
   stats(options?: CallOptions): Promise<ServerStats>;
-
-  /** Products ordered by sku, one page at a time; `limit` 1…200 (default 50). */
-  catalogList(query?: { cursor?: string; limit?: number; category?: string }, options?: CallOptions): Promise<Page<Product>>;
-  /** Rejects with `NotFoundError` for an unknown sku. */
-  catalogGet(sku: string, options?: CallOptions): Promise<Product>;
-  /** Products whose name and category have every word of `query` (words of 3+ letters also as prefixes), in catalog order. */
-  catalogSearch(query: string, page?: { limit?: number }, options?: CallOptions): Promise<{ items: Product[] }>;
-
-  /** Levels in request order, 1…100 skus; server deadline 5 s. */
-  inventoryCheck(skus: string[], options?: CallOptions): Promise<{ levels: StockLevel[] }>;
-
-  /** An unknown cart is empty. */
-  cartGet(cartId: string, options?: CallOptions): Promise<Cart>;
-  /** Adds to the line's quantity; a line holds at most 999 (`InvalidQuantityError`). */
-  cartAdd(cartId: string, sku: string, quantity: number, options?: CallOptions): Promise<Cart>;
-  cartRemove(cartId: string, sku: string, options?: CallOptions): Promise<Cart>;
-  cartClear(cartId: string, options?: CallOptions): Promise<Cart>;
-
-  /** Idempotent per key: a retry returns the same order. */
-  ordersPlace(cartId: string, idempotencyKey: string, options?: ActingCallOptions): Promise<Order>;
-  /** Restocks every line; cancelling again resolves with the order as it is. `NotFoundError` for an unknown order. */
-  ordersCancel(orderId: string, cancel?: { reason?: string }, options?: ActingCallOptions): Promise<Order>;
-  ordersGet(orderId: string, options?: CallOptions): Promise<Order>;
-  /** Newest first. */
-  ordersList(query?: { cartId?: string; cursor?: string; limit?: number }, options?: CallOptions): Promise<Page<Order>>;
-
-  /** Adds (takes, when negative) units; `StockOutOfRangeError` below 0 or above the maximum. Not idempotent. */
-  adminStockAdjust(sku: string, delta: number, reason: StockAdjustmentReason, options?: ActingCallOptions): Promise<StockLevel>;
-  /** Puts the level; with `expected`, a compare-and-set (`StockMismatchError` when the level differs). */
-  adminStockSet(sku: string, available: number, condition?: { expected?: number }, options?: ActingCallOptions): Promise<StockLevel>;
-  /** The import's rules, all or nothing; `InvalidParamsError` (with `errors`) for a product that breaks one. */
-  adminProductsUpsert(products: CatalogProduct[], options?: ActingCallOptions): Promise<ImportSummary>;
-  /** As `import --replace` archives; `NotFoundError` for an unknown sku, archiving none. */
-  adminProductsArchive(skus: string[], options?: ActingCallOptions): Promise<{ archived: number }>;
 }
 
-/** One product for `adminProductsUpsert`, as a catalog file's row: a member left out keeps the product's field. */
-export interface CatalogProduct {
-  sku: string;
-  name?: string;
-  description?: string;
-  category?: string;
-  priceCents?: number;
-  currency?: string;
-  stock?: number;
-}
-
-/** What an import or `adminProductsUpsert` did. */
-export interface ImportSummary {
-  rows: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  archived: number;
-  stockSet: number;
-}
-
-/** Why `adminStockAdjust` changes a level. */
-export type StockAdjustmentReason = 'received' | 'correction' | 'damaged' | 'returned' | 'other';
+/** Why `adminStockAdjust` changes a level: its `reason` param's values. */
+export type StockAdjustmentReason = Parameters<ShopMethods['adminStockAdjust']>[2];
 
 /**
  * The server to spawn: `$SHOP_RPC_BIN`, else the installed platform package's binary, else
@@ -294,6 +202,7 @@ export function encodeLine(message: unknown): string;
 
 // MARK: - Errors
 
+/** The engine's error codes and the shop's (`ShopErrorCodes`, generated). */
 export const ErrorCode: Readonly<{
   ParseError: -32700;
   InvalidRequest: -32600;
@@ -303,20 +212,7 @@ export const ErrorCode: Readonly<{
   DeadlineExceeded: -32001;
   ShuttingDown: -32002;
   Cancelled: -32800;
-  NotFound: 1001;
-  OutOfStock: 1002;
-  InvalidQuantity: 1003;
-  CartEmpty: 1004;
-  IdempotencyConflict: 1005;
-  InvalidCursor: 1006;
-  Interrupted: 1007;
-  StorageError: 1008;
-  InventoryUnavailable: 1009;
-  StoreBusy: 1010;
-  StockOutOfRange: 1011;
-  StockMismatch: 1012;
-  CartFull: 1013;
-}>;
+}> & Readonly<ShopErrorCodes>;
 
 export interface ErrorContext {
   requestId?: string | number | null;
@@ -364,65 +260,6 @@ export class ShuttingDownError extends RPCError {}
 
 /** Base class of the shop's own errors (codes ≥ 1000). */
 export class ShopError extends RPCError {}
-export class NotFoundError extends ShopError {
-  readonly entity: string | undefined;
-  readonly id: string | undefined;
-}
-export class OutOfStockError extends ShopError {
-  readonly sku: string | undefined;
-  readonly requested: number | undefined;
-  readonly available: number | undefined;
-}
-export class InvalidQuantityError extends ShopError {
-  readonly sku: string | undefined;
-  readonly quantity: number | undefined;
-  readonly max: number | undefined;
-}
-export class CartEmptyError extends ShopError {
-  readonly cartId: string | undefined;
-}
-export class IdempotencyConflictError extends ShopError {
-  readonly idempotencyKey: string | undefined;
-  readonly cartId: string | undefined;
-}
-/** 1009: the live inventory service gave no usable answer; retry later. */
-export class InventoryUnavailableError extends ShopError {
-  readonly detail: string | undefined;
-  /** The service's HTTP status when it answered at all. */
-  readonly status: number | undefined;
-}
-
-/** 1010: another writer (an import) held the store too long; nothing changed, retry shortly. */
-export class StoreBusyError extends ShopError {
-  readonly detail: string | undefined;
-}
-/** 1011: a stock change would leave the level below 0 or above `max`; nothing was changed. */
-export class StockOutOfRangeError extends ShopError {
-  readonly sku: string | undefined;
-  /** The level found. */
-  readonly available: number | undefined;
-  readonly delta: number | undefined;
-  readonly max: number | undefined;
-}
-/** 1012: `adminStockSet`'s compare-and-set found `available`, not `expected`; nothing was changed. */
-export class StockMismatchError extends ShopError {
-  readonly sku: string | undefined;
-  readonly expected: number | undefined;
-  /** The level found. */
-  readonly available: number | undefined;
-}
-/**
- * 1013: `cartAdd` would start a new line past the cart's `max` lines, or the cart's total is more
- * than 64 bits of cents hold (`totalOutOfRange`, an old cart: `cartClear` empties it); nothing was changed.
- */
-export class CartFullError extends ShopError {
-  readonly cartId: string | undefined;
-  /** The cart's line count, for a new line past the limit. */
-  readonly lines: number | undefined;
-  readonly max: number | undefined;
-  readonly totalOutOfRange: boolean;
-}
-
 /** The server exited, crashed or closed its output, or the client was closed. */
 export class ConnectionLostError extends Error {
   constructor(message: string, details?: { exitCode?: number | null; signal?: string | null; stderr?: string; cause?: unknown });

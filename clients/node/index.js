@@ -18,15 +18,7 @@ export {
   RequestCancelledError,
   ShuttingDownError,
   ShopError,
-  NotFoundError,
-  OutOfStockError,
-  InvalidQuantityError,
-  CartEmptyError,
-  IdempotencyConflictError,
-  InventoryUnavailableError,
-  StoreBusyError,
-  StockOutOfRangeError,
-  StockMismatchError,
-  CartFullError,
   ConnectionLostError,
 } from './lib/errors.js';
+// The shop's error classes (NotFoundError, OutOfStockError, …), generated from rpc.discover.
+export * from './lib/shop-errors.generated.js';

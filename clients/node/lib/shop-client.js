@@ -1,22 +1,19 @@
-// ShopClient: the shop's methods (protocol.md, sections 6 and 7) on top of RPCClient.
+// ShopClient: the shop's methods (protocol.md, sections 6 and 7) on top of RPCClient. The shop's
+// own methods are generated from rpc.discover (shop-methods.generated.js, the class this one
+// extends); the built-ins and spawning are here.
 
 import { spawn } from 'node:child_process';
-import { RPCClient } from './rpc-client.js';
 import { locateServerBinary } from './server-binary.js';
+import { ShopMethods } from './shop-methods.generated.js';
 
 /** @typedef {import('./rpc-client.js').CallOptions} CallOptions */
-/**
- * Options of a call that changes stock: `actor` names who it is made for (sent as
- * `params._meta.actor`, 1…256 bytes) and is recorded on the stock ledger's rows.
- * @typedef {CallOptions & { actor?: string }} ActingCallOptions
- */
 
 /**
  * A client for shop-rpc. `ShopClient.spawn()` starts a server it owns; `new ShopClient({ readable,
  * writable })` attaches to streams already connected to one. Every method returns a promise that
  * settles exactly once (see `RPCClient.call`).
  */
-export class ShopClient extends RPCClient {
+export class ShopClient extends ShopMethods {
   /**
    * Starts a shop-rpc server with piped stdin/stdout and returns a client attached to it.
    * The binary is `options.bin`, else `$SHOP_RPC_BIN`, else `shop-rpc` on `PATH`, else the
@@ -55,193 +52,4 @@ export class ShopClient extends RPCClient {
   stats(options) {
     return this.call('rpc.stats', undefined, options);
   }
-
-  // MARK: - Catalog
-
-  /**
-   * One page of products, ordered by sku. Pass `nextCursor` back as `cursor`; it is absent on the
-   * last page.
-   * @param {{ cursor?: string, limit?: number, category?: string }} [query] `limit` 1…200, default 50
-   * @param {CallOptions} [options]
-   */
-  catalogList({ cursor, limit, category } = {}, options) {
-    return this.call('catalog.list', definedMembers({ cursor, limit, category }), options);
-  }
-
-  /**
-   * @param {string} sku
-   * @param {CallOptions} [options]
-   * @throws {NotFoundError} (rejects) when there is no such product
-   */
-  catalogGet(sku, options) {
-    return this.call('catalog.get', { sku }, options);
-  }
-
-  /**
-   * Products whose name and category have every word of `query`, case- and accent-insensitively,
-   * in catalog order (protocol.md, "Search").
-   * @param {string} query words; those of 3+ letters also match as prefixes
-   * @param {{ limit?: number }} [page] `limit` 1…200, default 50
-   * @param {CallOptions} [options]
-   */
-  catalogSearch(query, { limit } = {}, options) {
-    return this.call('catalog.search', definedMembers({ query, limit }), options);
-  }
-
-  // MARK: - Inventory
-
-  /**
-   * Stock levels, in request order. The server's deadline is 5 s; past it the call rejects with
-   * `DeadlineExceededError` whose message is meant for people.
-   * @param {string[]} skus 1…100 skus
-   * @param {CallOptions} [options]
-   */
-  inventoryCheck(skus, options) {
-    return this.call('inventory.check', { skus }, options);
-  }
-
-  // MARK: - Cart
-
-  /**
-   * An unknown cart is empty.
-   * @param {string} cartId
-   * @param {CallOptions} [options]
-   */
-  cartGet(cartId, options) {
-    return this.call('cart.get', { cartId }, options);
-  }
-
-  /**
-   * Adds `quantity` to the line of `sku`; a line holds at most 999 (`InvalidQuantityError`).
-   * @param {string} cartId
-   * @param {string} sku
-   * @param {number} quantity an integer ≥ 1
-   * @param {CallOptions} [options]
-   */
-  cartAdd(cartId, sku, quantity, options) {
-    return this.call('cart.add', { cartId, sku, quantity }, options);
-  }
-
-  /**
-   * Removes the whole line of `sku`.
-   * @param {string} cartId
-   * @param {string} sku
-   * @param {CallOptions} [options]
-   */
-  cartRemove(cartId, sku, options) {
-    return this.call('cart.remove', { cartId, sku }, options);
-  }
-
-  /**
-   * @param {string} cartId
-   * @param {CallOptions} [options]
-   */
-  cartClear(cartId, options) {
-    return this.call('cart.clear', { cartId }, options);
-  }
-
-  // MARK: - Orders
-
-  /**
-   * Takes stock for every line, records the order and empties the cart in one transaction. The
-   * same `idempotencyKey` returns the same order (cancelled, if it was cancelled since), also after
-   * a restart, so a retry never charges twice.
-   * @param {string} cartId
-   * @param {string} idempotencyKey
-   * @param {ActingCallOptions} [options]
-   */
-  ordersPlace(cartId, idempotencyKey, options) {
-    return this.call('orders.place', acting({ cartId, idempotencyKey }, options), options);
-  }
-
-  /**
-   * Puts every line back in stock and resolves with the order, `status: 'cancelled'`, with
-   * `cancelledAt` and `cancelReason` (when given). Cancelling a cancelled order resolves with it as
-   * it is and restocks nothing, so a retry is safe.
-   * @param {string} orderId
-   * @param {{ reason?: string }} [cancel] `reason` 1…256 bytes, kept on the order
-   * @param {ActingCallOptions} [options]
-   * @throws {NotFoundError} (rejects) for an unknown order
-   */
-  ordersCancel(orderId, { reason } = {}, options) {
-    return this.call('orders.cancel', acting(definedMembers({ orderId, reason }), options), options);
-  }
-
-  /**
-   * @param {string} orderId
-   * @param {CallOptions} [options]
-   */
-  ordersGet(orderId, options) {
-    return this.call('orders.get', { orderId }, options);
-  }
-
-  /**
-   * Orders, newest first, one page at a time.
-   * @param {{ cartId?: string, cursor?: string, limit?: number }} [query]
-   * @param {CallOptions} [options]
-   */
-  ordersList({ cartId, cursor, limit } = {}, options) {
-    return this.call('orders.list', definedMembers({ cartId, cursor, limit }), options);
-  }
-
-  // MARK: - Admin
-
-  /**
-   * Adds `delta` units of `sku` (takes them when negative; never 0) and resolves with
-   * `{ sku, available }`. `reason` and `options.actor` go on the stock ledger's row. Not idempotent.
-   * @param {string} sku
-   * @param {number} delta ±1…1 000 000 000
-   * @param {'received'|'correction'|'damaged'|'returned'|'other'} reason
-   * @param {ActingCallOptions} [options]
-   * @throws {StockOutOfRangeError} (rejects, nothing changed) when the level would fall below 0 or rise above the maximum
-   */
-  adminStockAdjust(sku, delta, reason, options) {
-    return this.call('admin.stock.adjust', acting({ sku, delta, reason }, options), options);
-  }
-
-  /**
-   * Puts the level of `sku` at `available` and resolves with `{ sku, available }`. With
-   * `expected` it is a compare-and-set: unless the level is `expected`, it rejects with
-   * `StockMismatchError` (whose `available` is the level found) and changes nothing.
-   * @param {string} sku
-   * @param {number} available 0…1 000 000 000
-   * @param {{ expected?: number }} [condition]
-   * @param {ActingCallOptions} [options]
-   */
-  adminStockSet(sku, available, { expected } = {}, options) {
-    return this.call('admin.stock.set', acting(definedMembers({ sku, available, expected }), options), options);
-  }
-
-  /**
-   * Adds or changes 1…1000 products with `shop-rpc import`'s rules, all or nothing, and resolves
-   * with the import's summary `{ rows, created, updated, unchanged, archived, stockSet }`. A
-   * product breaking a rule rejects with `InvalidParamsError` (nothing written): its `field` names
-   * the first error (`products[2].priceCents`), its `errors` lists them all.
-   * @param {Array<{ sku: string, name?: string, description?: string, category?: string,
-   *   priceCents?: number, currency?: string, stock?: number }>} products
-   * @param {ActingCallOptions} [options]
-   */
-  adminProductsUpsert(products, options) {
-    return this.call('admin.products.upsert', acting({ products }, options), options);
-  }
-
-  /**
-   * Takes 1…1000 products out of the catalog as `import --replace` does, all or nothing, and
-   * resolves with `{ archived }`. An unknown sku rejects with `NotFoundError`, archiving none.
-   * @param {string[]} skus
-   * @param {ActingCallOptions} [options]
-   */
-  adminProductsArchive(skus, options) {
-    return this.call('admin.products.archive', acting({ skus }, options), options);
-  }
-}
-
-/** `params` with `_meta.actor` when `options.actor` is set (the client adds its own `_meta` members). */
-function acting(params, options) {
-  return options?.actor === undefined ? params : { ...params, _meta: { actor: options.actor } };
-}
-
-/** Drops members whose value is `undefined`, so optional params are omitted, not sent as null. */
-function definedMembers(object) {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
 }

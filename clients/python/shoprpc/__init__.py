@@ -10,15 +10,10 @@ spawn the server or attach to streams, and raise the typed errors below.
 
 from .aio import AsyncShopClient
 from .client import ShopClient
-from .errors import (CartEmptyError, CartFullError, ClientClosedError, ClientDeadlineExceededError, ConnectionLostError,
-                     DeadlineExceededError, DuplicateIdError, ErrorCode, FramingError, IdempotencyConflictError,
-                     InternalError, InvalidCursorError, InvalidParamsError, InventoryUnavailableError, InvalidQuantityError,
-                     InvalidRequestError, MessageTooLargeError, MethodNotAllowedError, MethodNotFoundError, NotFoundError,
-                     OutOfStockError, ParseError, RequestCancelledError, RPCError, ShopError, ShuttingDownError,
-                     StockMismatchError, StockOutOfRangeError, StorageError, StoreBusyError, StoreInterruptedError, error_from_wire)
-from .models import (Cart, CartLine, CatalogProduct, ImportSummary, InventoryLevels, LatencyQuantiles, MethodStats,
-                     NotificationHandler, Order, OrderPage, Product, ProductPage, ProductsArchived, ProgressCallback,
-                     SearchResult, ServerStats, StockLevel)
+from . import errors as _errors
+from . import models as _models
+from .errors import *  # noqa: F401,F403 - every error class, the shop's generated ones included
+from .models import *  # noqa: F401,F403 - the result shapes, the shop's generated ones included
 from .pending_call import PendingCall
 from .server import ServerNotFoundError, find_server_binary
 
@@ -26,15 +21,6 @@ from ._version import __version__
 
 __all__ = [
     "ShopClient", "AsyncShopClient", "PendingCall", "find_server_binary", "ServerNotFoundError",
-    # errors
-    "ErrorCode", "RPCError", "ParseError", "FramingError", "InvalidRequestError", "MessageTooLargeError",
-    "DuplicateIdError", "MethodNotFoundError", "MethodNotAllowedError", "InvalidParamsError", "InternalError", "DeadlineExceededError",
-    "ClientDeadlineExceededError", "ShuttingDownError", "RequestCancelledError", "ShopError", "NotFoundError",
-    "OutOfStockError", "InvalidQuantityError", "CartEmptyError", "IdempotencyConflictError", "InvalidCursorError",
-    "StoreInterruptedError", "StorageError", "InventoryUnavailableError", "StoreBusyError", "StockOutOfRangeError",
-    "StockMismatchError", "CartFullError", "ConnectionLostError", "ClientClosedError", "error_from_wire",
-    # result shapes
-    "Product", "ProductPage", "SearchResult", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
-    "OrderPage", "CatalogProduct", "ImportSummary", "ProductsArchived", "LatencyQuantiles", "MethodStats", "ServerStats",
-    "ProgressCallback", "NotificationHandler",
+    *_errors.__all__,
+    *_models.__all__,
 ]

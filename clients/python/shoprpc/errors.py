@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional, Type
 
+from . import errors_generated
+from .errors_generated import *  # noqa: F401,F403 - the shop's error classes (codes >= 1000)
+from .errors_generated import SHOP_ERRORS_BY_CODE, SHOP_ERRORS_BY_TYPE, ShopErrorCode
+from .rpc_error import RPCError, ShopError
+
 __all__ = [
     "ErrorCode",
     "RPCError",
@@ -26,27 +31,16 @@ __all__ = [
     "ShuttingDownError",
     "RequestCancelledError",
     "ShopError",
-    "NotFoundError",
-    "OutOfStockError",
-    "InvalidQuantityError",
-    "CartEmptyError",
-    "IdempotencyConflictError",
-    "InvalidCursorError",
-    "StoreInterruptedError",
-    "StorageError",
-    "InventoryUnavailableError",
-    "StoreBusyError",
-    "StockOutOfRangeError",
-    "StockMismatchError",
-    "CartFullError",
+    *errors_generated.__all__,
     "ConnectionLostError",
     "ClientClosedError",
     "error_from_wire",
 ]
 
 
-class ErrorCode:
-    """The error codes of protocol.md section 3, as plain ints (an open set: new codes are not breaking)."""
+class ErrorCode(ShopErrorCode):
+    """The error codes of protocol.md section 3, as plain ints (an open set: new codes are not breaking):
+    the engine's below, the shop's (``NOT_FOUND`` = 1001, …) from :class:`ShopErrorCode` (generated)."""
 
     PARSE_ERROR = -32700
     INVALID_REQUEST = -32600
@@ -56,65 +50,12 @@ class ErrorCode:
     DEADLINE_EXCEEDED = -32001
     SHUTTING_DOWN = -32002
     CANCELLED = -32800
-    NOT_FOUND = 1001
-    OUT_OF_STOCK = 1002
-    INVALID_QUANTITY = 1003
-    CART_EMPTY = 1004
-    IDEMPOTENCY_CONFLICT = 1005
-    INVALID_CURSOR = 1006
-    INTERRUPTED = 1007
-    STORAGE_ERROR = 1008
-    INVENTORY_UNAVAILABLE = 1009
-    STORE_BUSY = 1010
-    STOCK_OUT_OF_RANGE = 1011
-    STOCK_MISMATCH = 1012
-    CART_FULL = 1013
 
     #: Codes at or above this are shop (domain) errors.
     FIRST_SHOP_CODE = 1000
 
 
 # MARK: - Server errors
-
-
-class RPCError(Exception):
-    """An error reply from the server.
-
-    ``str(error)`` is the server's message, meant for people; programs should look at the class,
-    ``code`` or ``type``. ``data`` is the reply's ``error.data`` object (``{}`` when absent).
-    ``request_id`` and ``request_method`` name the call this error answers (``None`` when the server
-    could not attribute it, e.g. a parse error).
-    """
-
-    def __init__(
-        self,
-        code: int,
-        message: str,
-        data: Optional[Mapping[str, Any]] = None,
-        *,
-        request_id: Any = None,
-        request_method: Optional[str] = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.data: Dict[str, Any] = dict(data) if isinstance(data, Mapping) else {}
-        self.request_id = request_id
-        self.request_method = request_method
-
-    @property
-    def type(self) -> Optional[str]:
-        """``data.type``: the error's name for programs (e.g. ``"OutOfStock"``)."""
-        value = self.data.get("type")
-        return value if isinstance(value, str) else None
-
-    @property
-    def detail(self) -> Optional[str]:
-        """``data.detail`` when the server gave one."""
-        return self.data.get("detail")
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(code={self.code!r}, message={self.message!r}, data={self.data!r})"
 
 
 class ParseError(RPCError):
@@ -228,181 +169,6 @@ class RequestCancelledError(RPCError):
         return self.data.get("method", self.request_method)
 
 
-# MARK: - Shop errors (codes >= 1000)
-
-
-class ShopError(RPCError):
-    """Base of the shop's domain errors (codes >= 1000)."""
-
-
-class NotFoundError(ShopError):
-    """1001 ``NotFound``: no such product, cart or order (``.entity``, ``.id``)."""
-
-    @property
-    def entity(self) -> Optional[str]:
-        return self.data.get("entity")
-
-    @property
-    def id(self) -> Optional[str]:
-        return self.data.get("id")
-
-
-class OutOfStockError(ShopError):
-    """1002 ``OutOfStock``: not enough stock for an order line (``.sku``, ``.requested``, ``.available``)."""
-
-    @property
-    def sku(self) -> Optional[str]:
-        return self.data.get("sku")
-
-    @property
-    def requested(self) -> Optional[int]:
-        return self.data.get("requested")
-
-    @property
-    def available(self) -> Optional[int]:
-        return self.data.get("available")
-
-
-class InvalidQuantityError(ShopError):
-    """1003 ``InvalidQuantity``: a cart line would exceed the maximum (``.sku``, ``.quantity``, ``.max``)."""
-
-    @property
-    def sku(self) -> Optional[str]:
-        return self.data.get("sku")
-
-    @property
-    def quantity(self) -> Optional[int]:
-        return self.data.get("quantity")
-
-    @property
-    def max(self) -> Optional[int]:
-        return self.data.get("max")
-
-
-class CartEmptyError(ShopError):
-    """1004 ``CartEmpty``: an order was placed for an empty cart (``.cart_id``)."""
-
-    @property
-    def cart_id(self) -> Optional[str]:
-        return self.data.get("cartId")
-
-
-class IdempotencyConflictError(ShopError):
-    """1005 ``IdempotencyConflict``: an idempotency key was reused for another cart."""
-
-    @property
-    def idempotency_key(self) -> Optional[str]:
-        return self.data.get("idempotencyKey")
-
-    @property
-    def cart_id(self) -> Optional[str]:
-        return self.data.get("cartId")
-
-
-class InvalidCursorError(ShopError):
-    """1006 ``InvalidCursor``: a pagination cursor the server did not issue."""
-
-
-class StoreInterruptedError(ShopError):
-    """1007 ``Interrupted``: the store stopped the work (normally superseded by a deadline or cancel)."""
-
-
-class StorageError(ShopError):
-    """1008 ``StorageError``: the database failed.
-
-    The message and ``detail`` are the same whatever failed (the server's log at ``--log-level debug``
-    has the reason), except while the server waits to reconnect to its database: then ``detail`` says
-    when the next attempt is, and ``data["retryAfterMs"]`` in how many milliseconds.
-    """
-
-
-class InventoryUnavailableError(ShopError):
-    """1009 ``InventoryUnavailable``: the live inventory service gave no usable answer.
-
-    Only ``inventory.check`` on a server started with ``--inventory-url`` raises it. ``detail`` says
-    what went wrong; ``status`` is the service's HTTP status when it answered at all (else ``None``).
-    Worth retrying later, as the message says; a slow service is a :class:`DeadlineExceededError` instead.
-    """
-
-    @property
-    def detail(self) -> Optional[str]:
-        return self.data.get("detail")
-
-    @property
-    def status(self) -> Optional[int]:
-        return self.data.get("status")
-
-
-class StoreBusyError(ShopError):
-    """1010 ``StoreBusy``: another writer (a ``shop-rpc import``, say) held the store longer than the
-    write would wait. Nothing was changed: the same call may be made again shortly (for
-    ``orders.place``, with the same ``idempotencyKey``). ``detail`` says what was waited for."""
-
-    @property
-    def detail(self) -> Optional[str]:
-        return self.data.get("detail")
-
-
-class StockOutOfRangeError(ShopError):
-    """1011 ``StockOutOfRange``: a stock change would leave the level below 0 or above ``.max``;
-    nothing was changed (``.sku``, ``.available`` = the level found, ``.delta``)."""
-
-    @property
-    def sku(self) -> Optional[str]:
-        return self.data.get("sku")
-
-    @property
-    def available(self) -> Optional[int]:
-        return self.data.get("available")
-
-    @property
-    def delta(self) -> Optional[int]:
-        return self.data.get("delta")
-
-    @property
-    def max(self) -> Optional[int]:
-        return self.data.get("max")
-
-
-class StockMismatchError(ShopError):
-    """1012 ``StockMismatch``: ``admin.stock.set``'s compare-and-set found ``.available``, not
-    ``.expected``; nothing was changed. Read again, decide, retry with the level found."""
-
-    @property
-    def sku(self) -> Optional[str]:
-        return self.data.get("sku")
-
-    @property
-    def expected(self) -> Optional[int]:
-        return self.data.get("expected")
-
-    @property
-    def available(self) -> Optional[int]:
-        return self.data.get("available")
-
-
-class CartFullError(ShopError):
-    """1013 ``CartFull``: ``cart.add`` would start a new line in a cart that already holds ``.max``
-    lines (``.lines``), or the cart's total is more than 64 bits of cents hold (``.total_out_of_range``,
-    only a cart written before the limit existed; ``cart.clear`` empties it). Nothing was changed."""
-
-    @property
-    def cart_id(self) -> Optional[str]:
-        return self.data.get("cartId")
-
-    @property
-    def lines(self) -> Optional[int]:
-        return self.data.get("lines")
-
-    @property
-    def max(self) -> Optional[int]:
-        return self.data.get("max")
-
-    @property
-    def total_out_of_range(self) -> bool:
-        return self.data.get("totalOutOfRange") is True
-
-
 # MARK: - Client-side errors
 
 
@@ -438,19 +204,7 @@ _BY_TYPE: Dict[str, Type[RPCError]] = {
     "DeadlineExceeded": DeadlineExceededError,
     "ShuttingDown": ShuttingDownError,
     "Cancelled": RequestCancelledError,
-    "NotFound": NotFoundError,
-    "OutOfStock": OutOfStockError,
-    "InvalidQuantity": InvalidQuantityError,
-    "CartEmpty": CartEmptyError,
-    "IdempotencyConflict": IdempotencyConflictError,
-    "InvalidCursor": InvalidCursorError,
-    "Interrupted": StoreInterruptedError,
-    "StorageError": StorageError,
-    "InventoryUnavailable": InventoryUnavailableError,
-    "StoreBusy": StoreBusyError,
-    "StockOutOfRange": StockOutOfRangeError,
-    "StockMismatch": StockMismatchError,
-    "CartFull": CartFullError,
+    **SHOP_ERRORS_BY_TYPE,
 }
 
 _BY_CODE: Dict[int, Type[RPCError]] = {
@@ -462,19 +216,7 @@ _BY_CODE: Dict[int, Type[RPCError]] = {
     ErrorCode.DEADLINE_EXCEEDED: DeadlineExceededError,
     ErrorCode.SHUTTING_DOWN: ShuttingDownError,
     ErrorCode.CANCELLED: RequestCancelledError,
-    ErrorCode.NOT_FOUND: NotFoundError,
-    ErrorCode.OUT_OF_STOCK: OutOfStockError,
-    ErrorCode.INVALID_QUANTITY: InvalidQuantityError,
-    ErrorCode.CART_EMPTY: CartEmptyError,
-    ErrorCode.IDEMPOTENCY_CONFLICT: IdempotencyConflictError,
-    ErrorCode.INVALID_CURSOR: InvalidCursorError,
-    ErrorCode.INTERRUPTED: StoreInterruptedError,
-    ErrorCode.STORAGE_ERROR: StorageError,
-    ErrorCode.INVENTORY_UNAVAILABLE: InventoryUnavailableError,
-    ErrorCode.STORE_BUSY: StoreBusyError,
-    ErrorCode.STOCK_OUT_OF_RANGE: StockOutOfRangeError,
-    ErrorCode.STOCK_MISMATCH: StockMismatchError,
-    ErrorCode.CART_FULL: CartFullError,
+    **SHOP_ERRORS_BY_CODE,
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
-__all__ = ["Params", "CANCEL_METHOD", "PROGRESS_METHOD", "deadline_ms_for", "with_meta",
+__all__ = ["Params", "CANCEL_METHOD", "PROGRESS_METHOD", "deadline_ms_for", "with_meta", "present", "with_actor",
            "request", "notification", "cancel_notification"]
 
 #: Params of a call: an object (by name, what every shop method takes), an array, or none.
@@ -37,6 +37,16 @@ def with_meta(params: Params, meta: Mapping[str, Any]) -> Params:
     existing = merged.get("_meta")
     merged["_meta"] = {**(existing if isinstance(existing, Mapping) else {}), **meta}
     return merged
+
+
+def present(params: Mapping[str, Any]) -> Dict[str, Any]:
+    """The members of ``params`` that are not ``None``: optional arguments left out are not sent."""
+    return {name: value for name, value in params.items() if value is not None}
+
+
+def with_actor(params: Mapping[str, Any], actor: Optional[str]) -> Dict[str, Any]:
+    """``params`` carrying ``_meta.actor`` when ``actor`` is given (the client merges its own ``_meta``)."""
+    return {**params, "_meta": {"actor": actor}} if actor is not None else dict(params)
 
 
 def request(request_id: int, method: str, params: Params) -> Dict[str, Any]:

@@ -1,41 +1,27 @@
 """Typed shop operations (protocol.md sections 6-7) for both clients.
 
-Every method takes keyword-only ``timeout`` (seconds: sent as ``_meta.deadlineMs`` and enforced locally)
-and ``progress`` (a callback receiving ``notifications/progress`` params), and returns a plain dict of
-the documented shape or raises a typed :class:`~shoprpc.errors.RPCError`. Optional arguments left as
-``None`` are not sent, so the server's defaults apply. Methods that change stock also take ``actor``:
-who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's rows.
+The shop's methods are generated from ``rpc.discover`` (shop_api_generated.py: :class:`ShopOperations`
+and :class:`AsyncShopOperations`, both written from the same description of each method); this
+module adds the built-ins ``ping`` and ``rpc.stats``. Every method takes keyword-only ``timeout``
+(seconds: sent as ``_meta.deadlineMs`` and enforced locally), the shop's also ``progress`` (a callback
+receiving ``notifications/progress`` params), and returns a plain dict of the documented shape or
+raises a typed :class:`~shoprpc.errors.RPCError`. Optional arguments left as ``None`` are not sent,
+so the server's defaults apply. Methods that change stock also take ``actor``: who the call is made
+for, sent as ``_meta.actor`` and recorded on the stock ledger's rows.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, cast
+from typing import Any, Dict, Optional, cast
 
-from .models import (Cart, CatalogProduct, ImportSummary, InventoryLevels, Order, OrderPage, Product, ProductPage,
-                     ProductsArchived, ProgressCallback, SearchResult, ServerStats, StockLevel)
-
-if TYPE_CHECKING:
-    from .messages import Params
+from .models import ServerStats
+from .shop_api_generated import AsyncShopOperations, ShopOperations
 
 __all__ = ["ShopMethods", "AsyncShopMethods"]
 
 
-def _present(**members: Any) -> Dict[str, Any]:
-    """The members that are not ``None``."""
-    return {name: value for name, value in members.items() if value is not None}
-
-
-def _acting(params: Dict[str, Any], actor: Optional[str]) -> Dict[str, Any]:
-    """``params`` carrying ``_meta.actor`` when ``actor`` is given (the client merges its own ``_meta``)."""
-    return {**params, "_meta": {"actor": actor}} if actor is not None else params
-
-
-class ShopMethods:
+class ShopMethods(ShopOperations):
     """The shop operations as blocking methods. Mixed into :class:`~shoprpc.ShopClient`."""
-
-    def call(self, method: str, params: Params = None, timeout: Optional[float] = None, *,
-             progress: Optional[ProgressCallback] = None) -> Any:  # pragma: no cover - provided by the client
-        raise NotImplementedError
 
     def ping(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """``ping``: returns ``{}``. Answered ahead of queued work, so it shows the server is alive."""
@@ -47,155 +33,10 @@ class ShopMethods:
         The call itself is not counted."""
         return cast(ServerStats, self.call("rpc.stats", None, timeout))
 
-    def catalog_list(self, cursor: Optional[str] = None, limit: Optional[int] = None,
-                     category: Optional[str] = None, *, timeout: Optional[float] = None,
-                     progress: Optional[ProgressCallback] = None) -> ProductPage:
-        """``catalog.list``: one page of products ordered by sku: ``{items: [Product], nextCursor?}``.
 
-        ``limit`` is 1..200 (server default 50). Pass ``nextCursor`` back as ``cursor`` for the next page;
-        it is absent on the last page. ``category`` filters by category.
-        """
-        params = _present(cursor=cursor, limit=limit, category=category)
-        return cast(ProductPage, self.call("catalog.list", params, timeout, progress=progress))
-
-    def catalog_get(self, sku: str, *, timeout: Optional[float] = None,
-                    progress: Optional[ProgressCallback] = None) -> Product:
-        """``catalog.get``: the product ``{sku, name, description, category, priceCents, currency}``.
-
-        Raises :class:`~shoprpc.NotFoundError` for an unknown sku.
-        """
-        return cast(Product, self.call("catalog.get", {"sku": sku}, timeout, progress=progress))
-
-    def catalog_search(self, query: str, limit: Optional[int] = None, *, timeout: Optional[float] = None,
-                       progress: Optional[ProgressCallback] = None) -> SearchResult:
-        """``catalog.search``: ``{items: [Product]}`` whose name and category have every word of ``query``
-        (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.
-        ``limit`` is 1..200 (server default 50)."""
-        params = _present(query=query, limit=limit)
-        return cast(SearchResult, self.call("catalog.search", params, timeout, progress=progress))
-
-    def inventory_check(self, skus: Sequence[str], *, timeout: Optional[float] = None,
-                        progress: Optional[ProgressCallback] = None) -> InventoryLevels:
-        """``inventory.check``: ``{levels: [{sku, available}]}`` in the order of ``skus`` (1..100 skus).
-
-        Its server deadline is 5 s; past it, :class:`~shoprpc.DeadlineExceededError` carries the message
-        "Inventory information is temporarily unavailable, please try again later".
-        """
-        return cast(InventoryLevels, self.call("inventory.check", {"skus": list(skus)}, timeout, progress=progress))
-
-    def cart_get(self, cart_id: str, *, timeout: Optional[float] = None,
-                 progress: Optional[ProgressCallback] = None) -> Cart:
-        """``cart.get``: ``{cartId, lines: [{sku, quantity, unitPriceCents}], totalCents, currency}``.
-        An unknown cart is empty."""
-        return cast(Cart, self.call("cart.get", {"cartId": cart_id}, timeout, progress=progress))
-
-    def cart_add(self, cart_id: str, sku: str, quantity: int, *, timeout: Optional[float] = None,
-                 progress: Optional[ProgressCallback] = None) -> Cart:
-        """``cart.add``: adds ``quantity`` (>= 1) to the sku's line and returns the cart.
-
-        Raises :class:`~shoprpc.InvalidQuantityError` past 999 per line, :class:`~shoprpc.NotFoundError`
-        for an unknown sku, :class:`~shoprpc.InvalidParamsError` for a quantity below 1.
-        """
-        params = {"cartId": cart_id, "sku": sku, "quantity": quantity}
-        return cast(Cart, self.call("cart.add", params, timeout, progress=progress))
-
-    def cart_remove(self, cart_id: str, sku: str, *, timeout: Optional[float] = None,
-                    progress: Optional[ProgressCallback] = None) -> Cart:
-        """``cart.remove``: removes the sku's whole line and returns the cart."""
-        return cast(Cart, self.call("cart.remove", {"cartId": cart_id, "sku": sku}, timeout, progress=progress))
-
-    def cart_clear(self, cart_id: str, *, timeout: Optional[float] = None,
-                   progress: Optional[ProgressCallback] = None) -> Cart:
-        """``cart.clear``: empties the cart and returns it."""
-        return cast(Cart, self.call("cart.clear", {"cartId": cart_id}, timeout, progress=progress))
-
-    def orders_place(self, cart_id: str, idempotency_key: str, *, actor: Optional[str] = None,
-                     timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> Order:
-        """``orders.place``: takes stock for every line, records the order and empties the cart, atomically.
-
-        Returns ``{orderId, cartId, lines, totalCents, currency, status: "placed", createdAt}``. Retrying
-        with the same ``idempotency_key`` returns the same order (no second charge; cancelled, if it was
-        cancelled since), so it is safe to retry after a timeout or a lost connection. Raises
-        :class:`~shoprpc.CartEmptyError`, :class:`~shoprpc.OutOfStockError`,
-        :class:`~shoprpc.IdempotencyConflictError`.
-        """
-        params = _acting({"cartId": cart_id, "idempotencyKey": idempotency_key}, actor)
-        return cast(Order, self.call("orders.place", params, timeout, progress=progress))
-
-    def orders_cancel(self, order_id: str, reason: Optional[str] = None, *, actor: Optional[str] = None,
-                      timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> Order:
-        """``orders.cancel``: puts every line back in stock and returns the order with ``status:
-        "cancelled"``, ``cancelledAt`` and ``cancelReason`` (``reason``, 1..256 bytes, when given).
-
-        Cancelling a cancelled order returns it as it is and restocks nothing, so it is safe to retry.
-        Raises :class:`~shoprpc.NotFoundError` for an unknown order.
-        """
-        params = _acting(_present(orderId=order_id, reason=reason), actor)
-        return cast(Order, self.call("orders.cancel", params, timeout, progress=progress))
-
-    def orders_get(self, order_id: str, *, timeout: Optional[float] = None,
-                   progress: Optional[ProgressCallback] = None) -> Order:
-        """``orders.get``: the order, or :class:`~shoprpc.NotFoundError`."""
-        return cast(Order, self.call("orders.get", {"orderId": order_id}, timeout, progress=progress))
-
-    def orders_list(self, cart_id: Optional[str] = None, cursor: Optional[str] = None,
-                    limit: Optional[int] = None, *, timeout: Optional[float] = None,
-                    progress: Optional[ProgressCallback] = None) -> OrderPage:
-        """``orders.list``: ``{items: [Order], nextCursor?}``, newest first, optionally for one cart."""
-        params = _present(cartId=cart_id, cursor=cursor, limit=limit)
-        return cast(OrderPage, self.call("orders.list", params, timeout, progress=progress))
-
-    def admin_stock_adjust(self, sku: str, delta: int, reason: str, *, actor: Optional[str] = None,
-                           timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> StockLevel:
-        """``admin.stock.adjust``: adds ``delta`` units (takes them when negative; never 0) and returns
-        ``{sku, available}``. ``reason`` is ``"received"``, ``"correction"``, ``"damaged"``, ``"returned"``
-        or ``"other"``; it and ``actor`` go on the stock ledger's row.
-
-        Raises :class:`~shoprpc.StockOutOfRangeError` (nothing changed) when the level would fall below 0
-        or rise above 1 000 000 000, :class:`~shoprpc.NotFoundError` for an unknown sku. Not idempotent.
-        """
-        params = _acting({"sku": sku, "delta": delta, "reason": reason}, actor)
-        return cast(StockLevel, self.call("admin.stock.adjust", params, timeout, progress=progress))
-
-    def admin_stock_set(self, sku: str, available: int, expected: Optional[int] = None, *, actor: Optional[str] = None,
-                        timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> StockLevel:
-        """``admin.stock.set``: puts the level at ``available`` (0..1 000 000 000) and returns ``{sku, available}``.
-
-        With ``expected`` it is a compare-and-set: unless the level is ``expected``, it raises
-        :class:`~shoprpc.StockMismatchError` (``.available`` is the level found) and changes nothing.
-        """
-        params = _acting(_present(sku=sku, available=available, expected=expected), actor)
-        return cast(StockLevel, self.call("admin.stock.set", params, timeout, progress=progress))
-
-    def admin_products_upsert(self, products: Sequence[CatalogProduct], *, actor: Optional[str] = None,
-                              timeout: Optional[float] = None,
-                              progress: Optional[ProgressCallback] = None) -> ImportSummary:
-        """``admin.products.upsert``: adds or changes 1..1000 products with ``shop-rpc import``'s rules,
-        all or nothing, and returns the import's summary ``{rows, created, updated, unchanged, archived,
-        stockSet}``.
-
-        A product breaking a rule raises :class:`~shoprpc.InvalidParamsError` (nothing written) whose
-        ``.field`` names the first error (``products[2].priceCents``) and ``.errors`` lists them all.
-        """
-        params = _acting({"products": list(products)}, actor)
-        return cast(ImportSummary, self.call("admin.products.upsert", params, timeout, progress=progress))
-
-    def admin_products_archive(self, skus: Sequence[str], *, actor: Optional[str] = None, timeout: Optional[float] = None,
-                               progress: Optional[ProgressCallback] = None) -> ProductsArchived:
-        """``admin.products.archive``: takes 1..1000 products out of the catalog as ``import --replace``
-        does, all or nothing, and returns ``{archived}``. Raises :class:`~shoprpc.NotFoundError` for an
-        unknown sku (archiving none)."""
-        params = _acting({"skus": list(skus)}, actor)
-        return cast(ProductsArchived, self.call("admin.products.archive", params, timeout, progress=progress))
-
-
-class AsyncShopMethods:
+class AsyncShopMethods(AsyncShopOperations):
     """The shop operations as coroutines, same arguments and results as :class:`ShopMethods`.
     Mixed into :class:`~shoprpc.AsyncShopClient`."""
-
-    async def call(self, method: str, params: Params = None, timeout: Optional[float] = None, *,
-                   progress: Optional[ProgressCallback] = None) -> Any:  # pragma: no cover - provided by the client
-        raise NotImplementedError
 
     async def ping(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """See :meth:`ShopMethods.ping`."""
@@ -204,101 +45,3 @@ class AsyncShopMethods:
     async def stats(self, *, timeout: Optional[float] = None) -> ServerStats:
         """See :meth:`ShopMethods.stats`."""
         return cast(ServerStats, await self.call("rpc.stats", None, timeout))
-
-    async def catalog_list(self, cursor: Optional[str] = None, limit: Optional[int] = None,
-                           category: Optional[str] = None, *, timeout: Optional[float] = None,
-                           progress: Optional[ProgressCallback] = None) -> ProductPage:
-        """See :meth:`ShopMethods.catalog_list`."""
-        params = _present(cursor=cursor, limit=limit, category=category)
-        return cast(ProductPage, await self.call("catalog.list", params, timeout, progress=progress))
-
-    async def catalog_get(self, sku: str, *, timeout: Optional[float] = None,
-                          progress: Optional[ProgressCallback] = None) -> Product:
-        """See :meth:`ShopMethods.catalog_get`."""
-        return cast(Product, await self.call("catalog.get", {"sku": sku}, timeout, progress=progress))
-
-    async def catalog_search(self, query: str, limit: Optional[int] = None, *, timeout: Optional[float] = None,
-                             progress: Optional[ProgressCallback] = None) -> SearchResult:
-        """See :meth:`ShopMethods.catalog_search`."""
-        params = _present(query=query, limit=limit)
-        return cast(SearchResult, await self.call("catalog.search", params, timeout, progress=progress))
-
-    async def inventory_check(self, skus: Sequence[str], *, timeout: Optional[float] = None,
-                              progress: Optional[ProgressCallback] = None) -> InventoryLevels:
-        """See :meth:`ShopMethods.inventory_check`."""
-        return cast(InventoryLevels,
-                    await self.call("inventory.check", {"skus": list(skus)}, timeout, progress=progress))
-
-    async def cart_get(self, cart_id: str, *, timeout: Optional[float] = None,
-                       progress: Optional[ProgressCallback] = None) -> Cart:
-        """See :meth:`ShopMethods.cart_get`."""
-        return cast(Cart, await self.call("cart.get", {"cartId": cart_id}, timeout, progress=progress))
-
-    async def cart_add(self, cart_id: str, sku: str, quantity: int, *, timeout: Optional[float] = None,
-                       progress: Optional[ProgressCallback] = None) -> Cart:
-        """See :meth:`ShopMethods.cart_add`."""
-        params = {"cartId": cart_id, "sku": sku, "quantity": quantity}
-        return cast(Cart, await self.call("cart.add", params, timeout, progress=progress))
-
-    async def cart_remove(self, cart_id: str, sku: str, *, timeout: Optional[float] = None,
-                          progress: Optional[ProgressCallback] = None) -> Cart:
-        """See :meth:`ShopMethods.cart_remove`."""
-        return cast(Cart, await self.call("cart.remove", {"cartId": cart_id, "sku": sku}, timeout,
-                                          progress=progress))
-
-    async def cart_clear(self, cart_id: str, *, timeout: Optional[float] = None,
-                         progress: Optional[ProgressCallback] = None) -> Cart:
-        """See :meth:`ShopMethods.cart_clear`."""
-        return cast(Cart, await self.call("cart.clear", {"cartId": cart_id}, timeout, progress=progress))
-
-    async def orders_place(self, cart_id: str, idempotency_key: str, *, actor: Optional[str] = None,
-                           timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> Order:
-        """See :meth:`ShopMethods.orders_place`."""
-        params = _acting({"cartId": cart_id, "idempotencyKey": idempotency_key}, actor)
-        return cast(Order, await self.call("orders.place", params, timeout, progress=progress))
-
-    async def orders_cancel(self, order_id: str, reason: Optional[str] = None, *, actor: Optional[str] = None,
-                            timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None) -> Order:
-        """See :meth:`ShopMethods.orders_cancel`."""
-        params = _acting(_present(orderId=order_id, reason=reason), actor)
-        return cast(Order, await self.call("orders.cancel", params, timeout, progress=progress))
-
-    async def orders_get(self, order_id: str, *, timeout: Optional[float] = None,
-                         progress: Optional[ProgressCallback] = None) -> Order:
-        """See :meth:`ShopMethods.orders_get`."""
-        return cast(Order, await self.call("orders.get", {"orderId": order_id}, timeout, progress=progress))
-
-    async def orders_list(self, cart_id: Optional[str] = None, cursor: Optional[str] = None,
-                          limit: Optional[int] = None, *, timeout: Optional[float] = None,
-                          progress: Optional[ProgressCallback] = None) -> OrderPage:
-        """See :meth:`ShopMethods.orders_list`."""
-        params = _present(cartId=cart_id, cursor=cursor, limit=limit)
-        return cast(OrderPage, await self.call("orders.list", params, timeout, progress=progress))
-
-    async def admin_stock_adjust(self, sku: str, delta: int, reason: str, *, actor: Optional[str] = None,
-                                 timeout: Optional[float] = None,
-                                 progress: Optional[ProgressCallback] = None) -> StockLevel:
-        """See :meth:`ShopMethods.admin_stock_adjust`."""
-        params = _acting({"sku": sku, "delta": delta, "reason": reason}, actor)
-        return cast(StockLevel, await self.call("admin.stock.adjust", params, timeout, progress=progress))
-
-    async def admin_stock_set(self, sku: str, available: int, expected: Optional[int] = None, *,
-                              actor: Optional[str] = None, timeout: Optional[float] = None,
-                              progress: Optional[ProgressCallback] = None) -> StockLevel:
-        """See :meth:`ShopMethods.admin_stock_set`."""
-        params = _acting(_present(sku=sku, available=available, expected=expected), actor)
-        return cast(StockLevel, await self.call("admin.stock.set", params, timeout, progress=progress))
-
-    async def admin_products_upsert(self, products: Sequence[CatalogProduct], *, actor: Optional[str] = None,
-                                    timeout: Optional[float] = None,
-                                    progress: Optional[ProgressCallback] = None) -> ImportSummary:
-        """See :meth:`ShopMethods.admin_products_upsert`."""
-        params = _acting({"products": list(products)}, actor)
-        return cast(ImportSummary, await self.call("admin.products.upsert", params, timeout, progress=progress))
-
-    async def admin_products_archive(self, skus: Sequence[str], *, actor: Optional[str] = None,
-                                     timeout: Optional[float] = None,
-                                     progress: Optional[ProgressCallback] = None) -> ProductsArchived:
-        """See :meth:`ShopMethods.admin_products_archive`."""
-        params = _acting({"skus": list(skus)}, actor)
-        return cast(ProductsArchived, await self.call("admin.products.archive", params, timeout, progress=progress))
