@@ -34,7 +34,7 @@ enum ExportCommand {
     }
 
     static var usage: String {
-        CommandArguments.usage(
+        CommandUsage.text(
             synopsis: synopsis,
             operands: [
                 HelpColumns.Row(synopsis: "products", help: "the catalog: " + Subject.products.columns.joined(separator: ",")),
@@ -47,43 +47,36 @@ enum ExportCommand {
             notes: ["Products come in SKU order; archived products are not exported. `export products` and `export stock` import back unchanged."])
     }
 
-    static func run(_ arguments: [String]) -> Never {
-        let parsed: CommandArguments
-        do {
-            parsed = try CommandArguments.parse(arguments, flags: ShopFlags.exportFlags)
-        } catch {
-            exitWithMessage("\(error)\n\(usage)", status: 2)
-        }
+    /// Writes the export to stdout and returns 0.
+    /// - Throws: `CommandFailure`: a usage error, or (status 1) no store, or one that cannot be
+    ///   opened or read, or a stdout that cannot be written.
+    static func run(_ arguments: [String]) throws(CommandFailure) -> Int32 {
+        let parsed = try CommandUsage.parse(arguments, flags: ShopFlags.exportFlags, usage: usage)
         if parsed.showHelp {
             print(usage)
-            exit(0)
+            return 0
         }
         guard parsed.operands.count == 1, let subject = Subject(rawValue: parsed.operands[0]) else {
-            exitWithMessage("export takes one of products, stock, orders or ledger, got \(parsed.operands.joined(separator: " "))\n\(usage)", status: 2)
+            throw .usage("export takes one of products, stock, orders or ledger, got \(parsed.operands.joined(separator: " "))\n\(usage)")
         }
-        var since: OrderTime?
-        if let text = ShopFlags.since.value(in: parsed.options) {
-            guard subject.takesSince else { exitWithMessage("--since applies to orders and ledger only\n\(usage)", status: 2) }
-            guard let time = OrderTime(iso8601: text) else {
-                exitWithMessage("--since needs an ISO 8601 time (2026-11-23T10:00:00Z) or date (2026-11-23), got '\(text)'", status: 2)
-            }
-            since = time
+        let since = parsed[ShopFlags.since]
+        if since != nil, !subject.takesSince {
+            throw .usage("--since applies to orders and ledger only\n\(usage)")
         }
-        let format = ShopFlags.format.value(in: parsed.options) ?? .csv
-        let location = StoreOpening.location(ShopFlags.database.value(in: parsed.options))
+        let location = StoreOpening.location(parsed[ShopFlags.database])
         if StoreOpening.isSQLiteFile(location), !StoreOpening.fileExists(location) {
-            exitWithMessage("no store at \(location)", status: 1)
+            throw .failed("no store at \(location)")
         }
         // Read-only, as --read-only opens it: an export never creates, seeds, migrates or writes a store.
-        let service = StoreOpening.open(location, creation: .demoCatalog, readOnly: true)
+        let service = try StoreOpening.open(location, creation: .demoCatalog, readOnly: true)
         do {
-            try CatalogFiles.write(format: format, columns: subject.columns, to: STDOUT_FILENO) { writer in
+            try CatalogFiles.write(format: parsed[ShopFlags.format] ?? .csv, columns: subject.columns, to: STDOUT_FILENO) { writer in
                 try export(subject, from: service, since: since, to: &writer)
             }
         } catch {
-            StoreOpening.exitRedacting(location, "export failed: \(StoreOpening.reason(error))", status: 1)
+            throw StoreOpening.failure(location, "export failed: \(StoreOpening.reason(error))", status: 1)
         }
-        exit(0)
+        return 0
     }
 
     private static func export(_ subject: Subject, from service: ShopService, since: OrderTime?, to writer: inout RecordWriter<FileDescriptorSink>) throws {
