@@ -98,7 +98,7 @@ enum ServeCommand {
         } else {
             instructions += ", and look at carts and orders; this server changes nothing. Money is in integer cents (priceCents, totalCents)."
         }
-        instructions += " Every tool has a deadline; inventory_check gives up after 5 s when the inventory service is slow: say so and offer to try again later."
+        instructions += " Every tool has a deadline; inventory_check gives up after \(ShopMethods.inventoryDeadlineMs / 1000) s when the inventory service is slow: say so and offer to try again later."
         return ServerIdentity(name: "shop-rpc", title: "Shop RPC", version: version, instructions: instructions)
     }
 }
