@@ -42,6 +42,10 @@ enum ServeCommand {
             // rpc.stats: what the inventory client is doing (protocol.md, section 6.2).
             registry.addStatsSection("inventory") { inventory.stats.json }
         }
+        // A handler past its deadline may still use these after `run` returns: they outlive it.
+        KeptUntilExit.keep(service)
+        KeptUntilExit.keep(registry)
+        if let inventory { KeptUntilExit.keep(inventory) }
         let reason: StdioServer.ExitReason
         do {
             reason = try StdioServer.run(registry: registry, options: options, identity: identity(serving: scopes))
