@@ -40,7 +40,8 @@ enum ExportCommand {
             return 0
         }
         guard parsed.operands.count == 1, let subject = ExportSubject(rawValue: parsed.operands[0]) else {
-            throw .usage("export takes one of products, stock, orders or ledger, got \(parsed.operands.joined(separator: " "))\n\(usage)")
+            let names = ExportSubject.allCases.map(\.rawValue)
+            throw .usage("export takes one of \(names.dropLast().joined(separator: ", ")) or \(names[names.count - 1]), got \(parsed.operands.joined(separator: " "))\n\(usage)")
         }
         let since = parsed[ShopFlags.since]
         if since != nil, !subject.takesSince {
@@ -53,7 +54,7 @@ enum ExportCommand {
         // Read-only, as --read-only opens it: an export never creates, seeds, migrates or writes a store.
         let service = try StoreOpening.open(location, creation: .demoCatalog, readOnly: true)
         do {
-            try CatalogFiles.write(format: parsed[ShopFlags.format] ?? .csv, columns: subject.columns, to: STDOUT_FILENO) { writer in
+            try CatalogFiles.write(format: parsed[ShopFlags.format] ?? ShopFlags.exportDefaultFormat, columns: subject.columns, to: STDOUT_FILENO) { writer in
                 try service.export(subject, since: since, to: &writer)
             }
         } catch {

@@ -57,8 +57,10 @@ enum ShopFlags {
 
     // MARK: - Catalog files (import and export)
 
+    /// `export`'s format when `--format` is not given.
+    static let exportDefaultFormat = CatalogFileFormat.csv
     static let format = CommandFlag<CatalogFileFormat?>(
-        "--format", help: "the file's format (default: import: FILE's extension, .csv, .ndjson or .jsonl; export: csv)",
+        "--format", help: "the file's format (default: import: FILE's extension, .csv, .ndjson or .jsonl; export: \(exportDefaultFormat.rawValue))",
         choices: ["csv": .csv, "ndjson": .ndjson], absent: nil)
     static let replace = CommandFlag<Bool>(switch: "--replace", help: "the file is the whole catalog: archive every product it does not list")
     static let dryRun = CommandFlag<Bool>(switch: "--dry-run", help: "check every row and print the summary, writing nothing")
