@@ -18,7 +18,7 @@ enum ImportCommand {
     static let synopsis = "shop-rpc import [--db PATH|URI] [--format csv|ndjson] [--replace] [--dry-run] FILE|-"
 
     static var usage: String {
-        CommandArguments.usage(
+        CommandUsage.text(
             synopsis: synopsis,
             operands: [HelpColumns.Row(synopsis: "FILE|-", help: "the catalog file to import, or - for stdin (then --format is needed)")],
             flags: ShopFlags.importFlags,
@@ -32,30 +32,29 @@ enum ImportCommand {
             ])
     }
 
-    static func run(_ arguments: [String]) -> Never {
-        let parsed: CommandArguments
-        do {
-            parsed = try CommandArguments.parse(arguments, flags: ShopFlags.importFlags)
-        } catch {
-            exitWithMessage("\(error)\n\(usage)", status: 2)
-        }
+    /// Imports the file and returns 0 (the summary on stdout), or 1 when the file has errors
+    /// (reported on stderr; nothing was written).
+    /// - Throws: `CommandFailure`: a usage error, or (status 1) a file or store that cannot be
+    ///   opened, read or written.
+    static func run(_ arguments: [String]) throws(CommandFailure) -> Int32 {
+        let parsed = try CommandUsage.parse(arguments, flags: ShopFlags.importFlags, usage: usage)
         if parsed.showHelp {
             print(usage)
-            exit(0)
+            return 0
         }
         guard parsed.operands.count == 1, let path = parsed.operands.first else {
-            exitWithMessage("import takes one FILE (or - for stdin), got \(parsed.operands.count)\n\(usage)", status: 2)
+            throw .usage("import takes one FILE (or - for stdin), got \(parsed.operands.count)\n\(usage)")
         }
         let format: CatalogFileFormat
         do {
-            format = try CatalogFileFormat.choose(path: path, explicit: ShopFlags.format.value(in: parsed.options))
+            format = try CatalogFileFormat.choose(path: path, explicit: parsed[ShopFlags.format])
         } catch {
-            exitWithMessage("\(error)\n\(usage)", status: 2)
+            throw .usage("\(error)\n\(usage)")
         }
-        let options = CatalogImportOptions(replace: ShopFlags.replace.isSet(in: parsed.options), dryRun: ShopFlags.dryRun.isSet(in: parsed.options))
+        let options = CatalogImportOptions(replace: parsed[ShopFlags.replace], dryRun: parsed[ShopFlags.dryRun])
 
-        let file = openFile(path)
-        let location = StoreOpening.location(ShopFlags.database.value(in: parsed.options))
+        let file = try openFile(path)
+        let location = StoreOpening.location(parsed[ShopFlags.database])
         var source = CatalogFiles.reader(format: format, fileDescriptor: file.descriptor)
         let outcome: CatalogImportOutcome
         do {
@@ -65,31 +64,34 @@ enum ImportCommand {
                     try importShowingProgress(service, &source, options: options, fileSize: file.size)
                 }
             } else {
-                let service = openStore(location, dryRun: options.dryRun)
+                let service = try openStore(location, dryRun: options.dryRun)
                 outcome = try importShowingProgress(service, &source, options: options, fileSize: file.size)
             }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
-            StoreOpening.exitRedacting(location, "import failed, nothing was written: \(StoreOpening.reason(error))", status: 1)
+            throw StoreOpening.failure(location, "import failed, nothing was written: \(StoreOpening.reason(error))", status: 1)
         }
         if source.hasErrors {
             writeRawToStandardError(source.errorReport(file: path).map { $0 + "\n" }.joined())
-            exit(1)
+            return 1
         }
         print(outcome.summary.json)
-        exit(0)
+        return 0
     }
 
-    /// The file to read, and its size when it is a regular file; `-` is stdin. Exits 1 if it
-    /// cannot be opened or is a directory (which `open` allows and only reading refuses).
-    private static func openFile(_ path: String) -> (descriptor: Int32, size: Int?) {
+    /// The file to read, and its size when it is a regular file; `-` is stdin.
+    /// - Throws: `CommandFailure` (status 1) if it cannot be opened or is a directory (which
+    ///   `open` allows and only reading refuses).
+    private static func openFile(_ path: String) throws(CommandFailure) -> (descriptor: Int32, size: Int?) {
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            exitWithMessage("cannot open \(path): \(String(cString: strerror(errno)))", status: 1)
+            throw .failed("cannot open \(path): \(String(cString: strerror(errno)))")
         }
         var status = stat()
         let known = fstat(descriptor, &status) == 0
         if known, (status.st_mode & S_IFMT) == S_IFDIR {
-            exitWithMessage("cannot import \(path): it is a directory", status: 1)
+            throw .failed("cannot import \(path): it is a directory")
         }
         let size = known && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
         return (descriptor, size)
@@ -99,11 +101,11 @@ enum ImportCommand {
     /// PostgreSQL database gets the schema, empty, if it has none). A dry run never creates a
     /// SQLite file: on a path where none exists it checks against an empty store in memory, which
     /// is what a new store would be.
-    private static func openStore(_ location: String, dryRun: Bool) -> ShopService {
+    private static func openStore(_ location: String, dryRun: Bool) throws(CommandFailure) -> ShopService {
         if dryRun, StoreOpening.isSQLiteFile(location), !StoreOpening.fileExists(location) {
-            return StoreOpening.open(":memory:", creation: .empty)
+            return try StoreOpening.open(":memory:", creation: .empty)
         }
-        return StoreOpening.open(location, creation: .importedFile)
+        return try StoreOpening.open(location, creation: .importedFile)
     }
 
     /// Runs the import; on a terminal, stderr shows one progress line while it runs

@@ -1,11 +1,4 @@
-#if canImport(Glibc)
-import Glibc  // exit
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import RPCServer  // HelpColumns
+import RPCServer  // HelpColumns, StdioServer
 
 /// shop-rpc's commands. The first argument names one; with none, or when the first argument is a
 /// flag, the command is `serve`, so `shop-rpc [options]` serves exactly as `shop-rpc serve [options]`.
@@ -18,27 +11,44 @@ enum ShopCommand {
     ]
 
     /// One command: its name, its one-line summary, and its entry point, which takes the
-    /// arguments after the name and ends the process.
+    /// arguments after the name and returns the exit status, or throws why it could not run.
+    /// A command never ends the process itself.
     struct Command: Sendable {
         let name: String
         let summary: String
-        let run: @Sendable ([String]) -> Never
+        let run: @Sendable ([String]) throws(CommandFailure) -> Int32
     }
 
-    /// Runs the command `arguments` name, with the rest of them; never returns. An unknown command
-    /// prints the commands and exits 2.
-    static func run(_ arguments: [String]) -> Never {
+    /// Runs the command `arguments` name and ends the process: the one way shop-rpc ends, for
+    /// every command, called by `main` only. A `CommandFailure` is printed to stderr and its
+    /// status is the exit status. The end is `StdioServer.exitProcess` (stdio flushed, then
+    /// `_exit`), never `exit()`: other threads may still run (a handler past its deadline, an
+    /// import's reading thread blocked in `read`), and `exit()` tears down state under them.
+    static func main(_ arguments: [String]) -> Never {
+        let status: Int32
+        do {
+            status = try run(arguments)
+        } catch {
+            writeToStandardError(error.message)
+            status = error.status
+        }
+        StdioServer.exitProcess(status: status)
+    }
+
+    /// Runs the command `arguments` name, with the rest of them, and returns its exit status; an
+    /// unknown command is a usage error listing the commands.
+    static func run(_ arguments: [String]) throws(CommandFailure) -> Int32 {
         guard let first = arguments.first, !first.hasPrefix("-") else {
-            ServeCommand.run(arguments)
+            return try ServeCommand.run(arguments)
         }
         if first == "help" {
             print(overview)
-            exit(0)
+            return 0
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            exitWithMessage("unknown command '\(first)'\n\(overview)", status: 2)
+            throw .usage("unknown command '\(first)'\n\(overview)")
         }
-        command.run(Array(arguments.dropFirst()))
+        return try command.run(Array(arguments.dropFirst()))
     }
 
     /// The commands and their summaries, for `shop-rpc help` and an unknown command.

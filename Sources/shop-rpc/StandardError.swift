@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc  // exit, STDERR_FILENO
+import Glibc  // STDERR_FILENO
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
@@ -16,10 +16,4 @@ func writeToStandardError(_ message: String) {
 /// reads any more is not an error worth reporting anywhere.
 func writeRawToStandardError(_ text: String) {
     try? FileDescriptorIO.writeAll(STDERR_FILENO, Array(text.utf8))
-}
-
-/// Writes `shop-rpc: message` to stderr and ends the process with `status` (before the server runs).
-func exitWithMessage(_ message: String, status: Int32) -> Never {
-    writeToStandardError(message)
-    exit(status)
 }

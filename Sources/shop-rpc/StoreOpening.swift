@@ -8,7 +8,8 @@ import Darwin
 import ShopAPI
 
 /// Opening the store `--db` names, for every command: the default path when absent, a URI scheme
-/// that is not a store refused (exit 2), a store that cannot be opened reported (exit 1).
+/// that is not a store refused (a usage error, exit 2), a store that cannot be opened reported
+/// (exit 1).
 enum StoreOpening {
     /// `--db`'s value, or the default store's path.
     static func location(_ value: String?) -> String {
@@ -21,21 +22,21 @@ enum StoreOpening {
     }
 
     /// The store at `location`, opened (created as `creation` says if new; with `readOnly`, an
-    /// existing store only, never written: `ShopService.open`); exits 2 for a URI
-    /// scheme that is not a store, 1 when the store cannot be opened. What it prints never holds a
-    /// password or the URI (`exitRedacting`).
+    /// existing store only, never written: `ShopService.open`).
+    /// - Throws: `CommandFailure`, status 2 for a URI scheme that is not a store, 1 when the store
+    ///   cannot be opened; its message never holds a password or the URI (`failure`).
     static func open(
         _ location: String, creation: StoreCreation, readOnly: Bool = false, postgresPoolSize: Int = ShopService.defaultPostgresPoolSize
-    ) -> ShopService {
+    ) throws(CommandFailure) -> ShopService {
         if let scheme = ShopService.uriScheme(of: location), !ShopService.postgresSchemes.contains(scheme.lowercased()) {
             // A URI is not a file name: taken as one it would create a directory named "postgres:" and a
             // private store, and several machines would oversell without a warning.
-            exitRedacting(location, "--db: '\(scheme)://' stores are not supported; give a SQLite file path, :memory: or a postgres:// URI", status: 2)
+            throw failure(location, "--db: '\(scheme)://' stores are not supported; give a SQLite file path, :memory: or a postgres:// URI", status: 2)
         }
         do {
             return try ShopService.open(path: location, postgresPoolSize: postgresPoolSize, creation: creation, readOnly: readOnly)
         } catch {
-            exitRedacting(location, "cannot open the \(description(of: location)): \(reason(error))", status: 1)
+            throw failure(location, "cannot open the \(description(of: location)): \(reason(error))", status: 1)
         }
     }
 
@@ -55,11 +56,11 @@ enum StoreOpening {
         }
     }
 
-    /// `exitWithMessage` for a message about the store `location` names: the message passes through
+    /// A `CommandFailure` about the store `location` names: the message passes through
     /// `ConnectionStringRedaction` first, so neither a URI's password nor the URI is printed,
     /// whatever the message quotes.
-    static func exitRedacting(_ location: String, _ message: String, status: Int32) -> Never {
-        exitWithMessage(ConnectionStringRedaction(connectionString: location).redact(message), status: status)
+    static func failure(_ location: String, _ message: String, status: Int32) -> CommandFailure {
+        CommandFailure(status: status, message: ConnectionStringRedaction(connectionString: location).redact(message))
     }
 
     /// Whether a file exists at `path`.

@@ -44,4 +44,23 @@ final class CommandLineFlagTests: XCTestCase {
         server.closeInput()
         XCTAssertEqual(server.waitForExit(), 0)
     }
+
+    func test_badFlagValue_ofEveryKind_exitsTwoSayingWhatItTakes_beforeAnyStoreIsOpened() throws {
+        let store = CommandStore.sqlite()
+        defer { store.remove() }
+        for (arguments, message) in [
+            (["--db", store.location, "--inventory-limit", "sometimes"], "--inventory-limit must be adaptive or fixed, got 'sometimes'"),
+            (["--db", store.location, "--allow", "read,everything"], "--allow: unknown scope 'everything'"),
+            (["--db", store.location, "--max-inflight", "0"], "--max-inflight needs an integer from 1 to"),
+            (["--db", store.location, "--inventory-stale-ms", "10"], "--inventory-stale-ms needs --inventory-url"),
+            (["export", "orders", "--db", store.location, "--since", "yesterday"], "--since needs an ISO 8601 time"),
+            (["import", "--db", store.location, "--format", "xml", "-"], "--format must be csv or ndjson, got 'xml'"),
+        ] {
+            let result = try runCommand(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("shop-rpc: \(message)"), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "", "\(arguments)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.location), "a bad flag value creates no store")
+    }
 }

@@ -110,8 +110,8 @@ final class HostileNumberTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(directory.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(directory.path), "cannot enter \(directory.path)")
+        defer { XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(previous), "cannot return to \(previous)") }
         // postgres:// and postgresql:// open a PostgreSQL store (PostgreSQLStartupTests).
         for value in ["mysql://user@host/shop", "sqlite://localhost/shop?host=/tmp", "file:///tmp/x.sqlite"] {
             let server = try ServerProcess(["--db", value])

@@ -6,12 +6,15 @@
 /// `jsonValue` must equal what `encode(to:)` produces (same members, same order, nil optionals
 /// omitted); conforming types should have a test that compares the two.
 ///
+/// A `SendableMetatype`: the engine asks a result's type once whether it conforms and keeps the
+/// answer in a closure that runs on any thread (every concrete type qualifies).
+///
 /// ```swift
 /// struct Greeting: Encodable, JSONValueConvertible {
 ///     var greeting: String
 ///     var jsonValue: JSONValue { ["greeting": .string(greeting)] }
 /// }
 /// ```
-public protocol JSONValueConvertible: Encodable {
+public protocol JSONValueConvertible: Encodable, SendableMetatype {
     var jsonValue: JSONValue { get }
 }

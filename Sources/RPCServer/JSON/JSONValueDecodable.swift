@@ -9,6 +9,9 @@
 /// what `init(from:)` decodes from the same JSON (unknown members ignored, as `Decodable` does);
 /// conforming types should have a test that compares the two, valid and invalid inputs alike.
 ///
+/// A `SendableMetatype`: the engine asks a params type once whether it conforms and keeps the
+/// answer in a closure that runs on any thread (every concrete type qualifies).
+///
 /// ```swift
 /// struct Greet: Decodable, Sendable, JSONValueDecodable {
 ///     var name: String
@@ -18,7 +21,7 @@
 ///     }
 /// }
 /// ```
-public protocol JSONValueDecodable: Decodable {
+public protocol JSONValueDecodable: Decodable, SendableMetatype {
     /// The params `jsonValue` holds, or nil to let `Decodable` decode them (and explain what is wrong).
     init?(jsonValue: JSONValue)
 }

@@ -11,6 +11,11 @@ package enum HelpColumns {
             self.synopsis = synopsis
             self.help = help
         }
+
+        /// A flag's row: its synopsis (`--db PATH`) and its help text.
+        package init(_ flag: CommandFlagDeclaration) {
+            self.init(synopsis: flag.synopsis, help: flag.helpText)
+        }
     }
 
     /// Spaces before each synopsis.

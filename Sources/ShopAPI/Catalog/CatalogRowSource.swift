@@ -4,8 +4,10 @@
 /// What the store finds wrong with a row (a new SKU without a name, another currency) is
 /// reported back to the source with `reportError`, so that the file's errors, its own and the
 /// store's, are counted and shown together. The import writes nothing unless `hasErrors` is
-/// still false once `nextRow()` has returned nil. One thread.
-public protocol CatalogRowSource {
+/// still false once `nextRow()` has returned nil. One thread at a time: an import hands the source
+/// to a reading thread of its own and back (`CatalogRowPrefetcher`), so its type is used from that
+/// thread too, hence `SendableMetatype` (every concrete type qualifies).
+public protocol CatalogRowSource: SendableMetatype {
     /// The next good row, or nil at the end of the file. Reads on past bad rows.
     mutating func nextRow() throws -> CatalogRow?
     /// Whether any error was found so far, in the file or reported by the import.

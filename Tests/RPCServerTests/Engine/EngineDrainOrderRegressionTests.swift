@@ -39,7 +39,7 @@ final class EngineDrainOrderRegressionTests: XCTestCase {
             XCTAssertEqual(drained.wait(timeout: .now() + 10), .success, "hang guard: the engine never drained")
             if atDrain.withLock({ $0 }) != 2 { early += 1 }
             // Let a late batch reply land before the next round counts afresh.
-            _ = replies.sync { }
+            replies.sync { }
             let giveUp = DispatchTime.now() + .seconds(10)
             while received.withLock({ $0 }) < 2, DispatchTime.now() < giveUp { usleep(100) }
             XCTAssertEqual(received.withLock { $0 }, 2, "a reply never arrived")

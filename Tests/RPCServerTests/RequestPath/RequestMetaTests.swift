@@ -18,7 +18,7 @@ final class RequestMetaTests: XCTestCase {
 
     func test_deadlineAtOrAboveTheMethods_isClampedToIt_withoutConvertingToAnInteger() throws {
         // Each of these trapped (Double → Int) before the check moved here.
-        let huge: [JSONValue] = [.double(1e19), .int(.max), .double(9_223_372_036_854_775_807), .double(0x1p63 - 512),
+        let huge: [JSONValue] = [.double(1e19), .int(.max), .double(0x1p63) /* 2^63, what 9_223_372_036_854_775_807 becomes as a Double */, .double(0x1p63 - 512),
                                  .double(1e308), .double(.greatestFiniteMagnitude), .int(30_000), .double(30_000.5)]
         for value in huge {
             XCTAssertEqual(try meta(["deadlineMs": value]).deadlineMs(methodDeadlineMs: 30_000), 30_000, "\(value)")

@@ -14,7 +14,7 @@ final class CSVPythonDifferentialTests: XCTestCase {
             var text = AwkwardText(seed: seed &* 7919)
             let bytes = Array(Self.generatedCSV(&text, broken: seed % 5 == 0).utf8)
             let path = directory.appendingPathComponent("f\(seed).csv").path
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write \(path)")
             files.append((path, bytes))
         }
         let python = try PythonCSV.read(files.map(\.path))
