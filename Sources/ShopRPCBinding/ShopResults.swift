@@ -11,12 +11,12 @@ extension Product: DeclaredResult, JSONWritable {
     static let title = "Product"
     static let summary = "A product of the catalog."
     static let fields: [ResultField<Product>] = [
-        .string("sku", \.sku, "The product's stock-keeping unit, its key."),
-        .string("name", \.name, "The product's name."),
-        .string("description", \.description, "What the product is; may be empty."),
-        .string("category", \.category, "The product's category."),
-        .integer("priceCents", \.priceCents, "The price in the currency's minor units (cents)."),
-        .string("currency", \.currency, "ISO 4217 code of the price's currency."),
+        .string("sku", { $0.sku }, "The product's stock-keeping unit, its key."),
+        .string("name", { $0.name }, "The product's name."),
+        .string("description", { $0.description }, "What the product is; may be empty."),
+        .string("category", { $0.category }, "The product's category."),
+        .integer("priceCents", { $0.priceCents }, "The price in the currency's minor units (cents)."),
+        .string("currency", { $0.currency }, "ISO 4217 code of the price's currency."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -25,7 +25,7 @@ extension ProductCount: DeclaredResult, JSONWritable {
     static let title = "ProductCount"
     static let summary = "How many products a catalog query matched."
     static let fields: [ResultField<ProductCount>] = [
-        .integer("count", \.count, "The products matched (archived ones never)."),
+        .integer("count", { $0.count }, "The products matched (archived ones never)."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -34,10 +34,10 @@ extension StockLevel: DeclaredResult, JSONWritable {
     static let title = "StockLevel"
     static let summary = "Units of one SKU available now."
     static let fields: [ResultField<StockLevel>] = [
-        .string("sku", \.sku, "The SKU."),
-        .integer("available", \.available, "Units available."),
-        .flag("stale", \.isStale, "Present (true) when the inventory service did not answer in time and this is its last known level."),
-        .optionalInteger("ageMs", \.ageMs, "How old a stale level is, in milliseconds; present with stale."),
+        .string("sku", { $0.sku }, "The SKU."),
+        .integer("available", { $0.available }, "Units available."),
+        .flag("stale", { $0.isStale }, "Present (true) when the inventory service did not answer in time and this is its last known level."),
+        .optionalInteger("ageMs", { $0.ageMs }, "How old a stale level is, in milliseconds; present with stale."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -46,7 +46,7 @@ extension InventoryLevels: DeclaredResult, JSONWritable {
     static let title = "InventoryLevels"
     static let summary = "Levels of the SKUs asked for, in the order asked."
     static let fields: [ResultField<InventoryLevels>] = [
-        .array("levels", \.levels, "One level per SKU asked for, in request order."),
+        .array("levels", { $0.levels }, "One level per SKU asked for, in request order."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -55,9 +55,9 @@ extension CartLine: DeclaredResult, JSONWritable {
     static let title = "CartLine"
     static let summary = "One SKU of a cart or an order."
     static let fields: [ResultField<CartLine>] = [
-        .string("sku", \.sku, "The SKU."),
-        .integer("quantity", \.quantity, "Units, 1 to \(ShopLimits.maxLineQuantity)."),
-        .integer("unitPriceCents", \.unitPriceCents, "The unit price when the line was last added to (a cart) or ordered (an order)."),
+        .string("sku", { $0.sku }, "The SKU."),
+        .integer("quantity", { $0.quantity }, "Units, 1 to \(ShopLimits.maxLineQuantity)."),
+        .integer("unitPriceCents", { $0.unitPriceCents }, "The unit price when the line was last added to (a cart) or ordered (an order)."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -66,10 +66,10 @@ extension Cart: DeclaredResult, JSONWritable {
     static let title = "Cart"
     static let summary = "A cart's lines and total; a cart never written to is empty."
     static let fields: [ResultField<Cart>] = [
-        .string("cartId", \.cartId, "The cart."),
-        .array("lines", \.lines, "The lines, in the order their SKUs were first added."),
-        .integer("totalCents", \.totalCents, "The sum of quantity × unit price over the lines."),
-        .string("currency", \.currency, "ISO 4217 code of the store's currency."),
+        .string("cartId", { $0.cartId }, "The cart."),
+        .array("lines", { $0.lines }, "The lines, in the order their SKUs were first added."),
+        .integer("totalCents", { $0.totalCents }, "The sum of quantity × unit price over the lines."),
+        .string("currency", { $0.currency }, "ISO 4217 code of the store's currency."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -78,15 +78,15 @@ extension Order: DeclaredResult, JSONWritable {
     static let title = "Order"
     static let summary = "A placed order: its lines and total never change; a cancel marks it cancelled."
     static let fields: [ResultField<Order>] = [
-        .string("orderId", \.orderId, "The order."),
-        .string("cartId", \.cartId, "The cart it was placed from."),
-        .array("lines", \.lines, "The lines as ordered."),
-        .integer("totalCents", \.totalCents, "The order's total."),
-        .string("currency", \.currency, "ISO 4217 code of the total's currency."),
-        .string("status", \.status, "placed or cancelled.", schema: Schemas.oneOf([Order.placedStatus, Order.cancelledStatus])),
-        .string("createdAt", \.createdAt, "When it was placed (ISO 8601, UTC).", schema: Schemas.dateTime),
-        .optionalString("cancelledAt", \.cancelledAt, "When it was cancelled; present once cancelled.", schema: Schemas.dateTime),
-        .optionalString("cancelReason", \.cancelReason, "The reason the cancel gave, if any."),
+        .string("orderId", { $0.orderId }, "The order."),
+        .string("cartId", { $0.cartId }, "The cart it was placed from."),
+        .array("lines", { $0.lines }, "The lines as ordered."),
+        .integer("totalCents", { $0.totalCents }, "The order's total."),
+        .string("currency", { $0.currency }, "ISO 4217 code of the total's currency."),
+        .string("status", { $0.status }, "placed or cancelled.", schema: Schemas.oneOf([Order.placedStatus, Order.cancelledStatus])),
+        .string("createdAt", { $0.createdAt }, "When it was placed (ISO 8601, UTC).", schema: Schemas.dateTime),
+        .optionalString("cancelledAt", { $0.cancelledAt }, "When it was cancelled; present once cancelled.", schema: Schemas.dateTime),
+        .optionalString("cancelReason", { $0.cancelReason }, "The reason the cancel gave, if any."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -95,7 +95,7 @@ extension ProductList: DeclaredResult, JSONWritable {
     static let title = "ProductList"
     static let summary = "Products, in catalog order (the order they were first added)."
     static let fields: [ResultField<ProductList>] = [
-        .array("items", \.items, "The products."),
+        .array("items", { $0.items }, "The products."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -104,8 +104,8 @@ extension CatalogPage: DeclaredResult, JSONWritable {
     static let title = "ProductPage"
     static let summary = "One page of products."
     static let fields: [ResultField<CatalogPage>] = [
-        .array("items", \.items, "The page's products."),
-        .optionalString("nextCursor", \.nextCursor, "Pass as cursor for the next page; absent on the last page."),
+        .array("items", { $0.items }, "The page's products."),
+        .optionalString("nextCursor", { $0.nextCursor }, "Pass as cursor for the next page; absent on the last page."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -114,8 +114,8 @@ extension OrderPage: DeclaredResult, JSONWritable {
     static let title = "OrderPage"
     static let summary = "One page of orders, newest first."
     static let fields: [ResultField<OrderPage>] = [
-        .array("items", \.items, "The page's orders."),
-        .optionalString("nextCursor", \.nextCursor, "Pass as cursor for the next page; absent on the last page."),
+        .array("items", { $0.items }, "The page's orders."),
+        .optionalString("nextCursor", { $0.nextCursor }, "Pass as cursor for the next page; absent on the last page."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -125,12 +125,12 @@ extension CatalogImportSummary: DeclaredResult, JSONWritable {
     static let title = "ImportSummary"
     static let summary = "What an import or upsert did, row by row."
     static let fields: [ResultField<CatalogImportSummary>] = [
-        .integer("rows", \.rows, "Rows (products) read."),
-        .integer("created", \.created, "Products that were new."),
-        .integer("updated", \.updated, "Products changed."),
-        .integer("unchanged", \.unchanged, "Products already as given."),
-        .integer("archived", \.archived, "Products taken out of the catalog (import --replace)."),
-        .integer("stockSet", \.stockSet, "Levels set."),
+        .integer("rows", { $0.rows }, "Rows (products) read."),
+        .integer("created", { $0.created }, "Products that were new."),
+        .integer("updated", { $0.updated }, "Products changed."),
+        .integer("unchanged", { $0.unchanged }, "Products already as given."),
+        .integer("archived", { $0.archived }, "Products taken out of the catalog (import --replace)."),
+        .integer("stockSet", { $0.stockSet }, "Levels set."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -139,7 +139,7 @@ extension ProductsArchived: DeclaredResult, JSONWritable {
     static let title = "ProductsArchived"
     static let summary = "How many products an archive took out of the catalog."
     static let fields: [ResultField<ProductsArchived>] = [
-        .integer("archived", \.archived, "Products archived by this call (one archived already counts nowhere)."),
+        .integer("archived", { $0.archived }, "Products archived by this call (one archived already counts nowhere)."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }

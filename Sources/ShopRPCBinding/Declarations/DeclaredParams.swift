@@ -15,9 +15,11 @@ extension DeclaredParams {
     init?(jsonValue: JSONValue) {
         guard let members = ParamsMembers(jsonValue) else { return nil }
         var params = Self()
-        for field in Self.fields {
-            guard field.read(members, &params) else { return nil }
+        let read = Self.fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices where !fields[index].read(members, &params) { return false }
+            return true
         }
+        guard read else { return nil }
         self = params
     }
 
@@ -30,7 +32,7 @@ extension DeclaredParams {
 
     /// Every member's checks, in order: the first violation is a -32602 naming its member.
     func validate() throws(RPCError) {
-        for field in Self.fields { try field.validate(self) }
+        for index in Self.fields.indices { try Self.fields[index].validate(self) }
     }
 
     /// The params' JSON Schema: an object of the fields, the required ones listed.

@@ -27,7 +27,9 @@ extension JSONOutput {
     /// Writes `result` as the object its declaration describes.
     mutating func write<Result: DeclaredResult>(_ result: Result, as type: Result.Type) {
         beginObject()
-        for field in Result.fields { field.write(result, &self) }
+        Result.fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices { fields[index].write(result, &self) }
+        }
         endObject()
     }
 }

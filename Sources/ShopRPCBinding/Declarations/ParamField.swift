@@ -4,7 +4,9 @@ import ShopAPI
 /// One member of a method's params, declared once: its JSON name, what it means, its JSON Schema
 /// (type and bounds) and the checks a value must pass. A params type lists its fields
 /// (`DeclaredParams.fields`), and its schema, its direct reading from parsed JSON, its `Decodable`
-/// conformance and its validation all come from that list. Immutable; `Sendable`.
+/// conformance and its validation all come from that list. Immutable; `Sendable`. A class, so
+/// that walking a type's fields on the hot path touches one reference per field, not each closure
+/// and schema a struct would copy.
 ///
 /// ```swift
 /// struct CartAddParams: DeclaredParams {
@@ -16,7 +18,7 @@ import ShopAPI
 ///     ]
 /// }
 /// ```
-struct ParamField<Params>: Sendable {
+final class ParamField<Params>: Sendable {
     let name: String
     let required: Bool
     /// The member's JSON Schema, its `description` included.
@@ -28,6 +30,17 @@ struct ParamField<Params>: Sendable {
     let decode: @Sendable (KeyedDecodingContainer<ParamKey>, inout Params) throws -> Void
     /// Checks the value's bounds: a -32602 naming the member.
     let validate: @Sendable (Params) throws(RPCError) -> Void
+
+    init(name: String, required: Bool, schema: JSONValue, read: @escaping @Sendable (ParamsMembers, inout Params) -> Bool,
+         decode: @escaping @Sendable (KeyedDecodingContainer<ParamKey>, inout Params) throws -> Void,
+         validate: @escaping @Sendable (Params) throws(RPCError) -> Void) {
+        self.name = name
+        self.required = required
+        self.schema = schema
+        self.read = read
+        self.decode = decode
+        self.validate = validate
+    }
 }
 
 // MARK: - Kinds of members
@@ -123,14 +136,15 @@ extension ParamField {
         _ name: String, _ path: WritableKeyPath<Params, Value> & Sendable, schema: JSONValue, doc: String,
         check: @escaping @Sendable (Value) throws(RPCError) -> Void
     ) -> ParamField {
-        make(name, required: true, schema: schema, doc: doc,
-             read: { members, params in
-                 guard let value = Value.read(name, from: members) else { return false }
-                 params[keyPath: path] = value
-                 return true
-             },
-             decode: { container, params in params[keyPath: path] = try container.decode(Value.self, forKey: ParamKey(name)) },
-             validate: { params throws(RPCError) in try check(params[keyPath: path]) })
+        let member = StoredMember(path)
+        return make(name, required: true, schema: schema, doc: doc,
+                    read: { members, params in
+                        guard let value = Value.read(name, from: members) else { return false }
+                        member.set(&params, value)
+                        return true
+                    },
+                    decode: { container, params in member.set(&params, try container.decode(Value.self, forKey: ParamKey(name))) },
+                    validate: { params throws(RPCError) in try check(member.get(params)) })
     }
 
     /// An optional member (absent or null: nil), checked only when present.
@@ -138,16 +152,17 @@ extension ParamField {
         _ name: String, _ path: WritableKeyPath<Params, Value?> & Sendable, schema: JSONValue, doc: String,
         check: @escaping @Sendable (Value) throws(RPCError) -> Void
     ) -> ParamField {
-        make(name, required: false, schema: schema, doc: doc,
-             read: { members, params in
-                 guard let value = Value.readOptional(name, from: members) else { return false }
-                 params[keyPath: path] = value
-                 return true
-             },
-             decode: { container, params in params[keyPath: path] = try container.decodeIfPresent(Value.self, forKey: ParamKey(name)) },
-             validate: { params throws(RPCError) in
-                 if let value = params[keyPath: path] { try check(value) }
-             })
+        let member = StoredMember(path)
+        return make(name, required: false, schema: schema, doc: doc,
+                    read: { members, params in
+                        guard let value = Value.readOptional(name, from: members) else { return false }
+                        member.set(&params, value)
+                        return true
+                    },
+                    decode: { container, params in member.set(&params, try container.decodeIfPresent(Value.self, forKey: ParamKey(name))) },
+                    validate: { params throws(RPCError) in
+                        if let value = member.get(params) { try check(value) }
+                    })
     }
 
     /// A required array of `count` elements, each checked by `checkElement` (with its index).
@@ -158,15 +173,16 @@ extension ParamField {
     ) -> ParamField {
         let schema: JSONValue = ["type": "array", "items": itemSchema, "minItems": .int(Int64(count.lowerBound)),
                                  "maxItems": .int(Int64(count.upperBound))]
+        let member = StoredMember(path)
         return make(name, required: true, schema: schema, doc: doc,
                     read: { members, params in
                         guard let values = read(members) else { return false }
-                        params[keyPath: path] = values
+                        member.set(&params, values)
                         return true
                     },
-                    decode: { container, params in params[keyPath: path] = try container.decode([Element].self, forKey: ParamKey(name)) },
+                    decode: { container, params in member.set(&params, try container.decode([Element].self, forKey: ParamKey(name))) },
                     validate: { params throws(RPCError) in
-                        let values = params[keyPath: path]
+                        let values = member.get(params)
                         guard count.contains(values.count) else {
                             throw .invalidParams("'\(name)' must hold \(count.lowerBound) to \(count.upperBound) \(noun)", field: name)
                         }

@@ -3,8 +3,9 @@ import RPCServer
 /// One member of a result object, declared once: its JSON name, what it means, its JSON Schema and
 /// how it is written. A result type lists its fields (`DeclaredResult.fields`), and its JSON
 /// Schema and its direct JSON writing (`JSONWritable`) come from that list, in that order.
-/// Immutable; `Sendable`.
-struct ResultField<Result>: Sendable {
+/// Immutable; `Sendable`. A class, so that writing a result touches one reference per field, not
+/// each closure and schema a struct would copy.
+final class ResultField<Result>: Sendable {
     /// The member's key, a `StaticString` as `JSONOutput` writes keys.
     let name: StaticString
     /// Whether every result has the member (the schema's `required`).
@@ -13,6 +14,13 @@ struct ResultField<Result>: Sendable {
     let schema: JSONValue
     /// Writes the member (its key and value), or nothing when an optional member is absent.
     let write: @Sendable (Result, inout JSONOutput) -> Void
+
+    init(name: StaticString, required: Bool, schema: JSONValue, write: @escaping @Sendable (Result, inout JSONOutput) -> Void) {
+        self.name = name
+        self.required = required
+        self.schema = schema
+        self.write = write
+    }
 }
 
 // MARK: - Kinds of members
