@@ -148,7 +148,7 @@ final class ScopeTests: XCTestCase {
         server.sendLine(rpc(1, "tools/list"))
         let tools = ((server.readJSON() as? [String: Any])?.result?["tools"] as? [[String: Any]]) ?? []
         XCTAssertEqual(tools.compactMap { $0["name"] as? String },
-                       ["catalog_list", "catalog_get", "catalog_search", "inventory_check", "cart_get", "orders_get", "orders_list"])
+                       ["catalog_list", "catalog_count", "catalog_get", "catalog_search", "inventory_check", "cart_get", "orders_get", "orders_list"])
         for tool in tools {
             XCTAssertEqual((tool["annotations"] as? [String: Any])?["readOnlyHint"] as? Bool, true, "\(tool["name"] ?? "")")
         }
