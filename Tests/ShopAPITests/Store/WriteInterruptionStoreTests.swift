@@ -1,4 +1,6 @@
+import CSQLite
 import Dispatch
+import Foundation
 import XCTest
 @testable import ShopAPI
 
@@ -43,16 +45,22 @@ final class WriteInterruptionStoreTests: StoreContractTestCase {
     /// A cart write queued behind an import that holds the SQLite writer fails at once when its
     /// call is interrupted (its deadline reply does not wait for the import), and never runs.
     func test_sqliteWriteWaitingForTheWriter_interrupted_failsAtOnce_andNeverRuns() throws {
-        let service = try ShopService.open(path: ":memory:", creation: .demoCatalog)
-        let importHolding = DispatchSemaphore(value: 0)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("queued-write-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("shop.sqlite").path
+        let service = try ShopService.open(path: path, creation: .demoCatalog)
+        let importReading = DispatchSemaphore(value: 0)
         let releaseImport = DispatchSemaphore(value: 0)
         let importDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            var source = BlockingRowSource(started: importHolding, release: releaseImport)
+            var source = BlockingRowSource(started: importReading, release: releaseImport)
             _ = try? service.importCatalog(from: &source, options: CatalogImportOptions())
             importDone.signal()
         }
-        XCTAssertEqual(importHolding.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(importReading.wait(timeout: .now() + 30), .success)
+        // The file is read on a thread of its own, so the import may not hold the writer yet:
+        // wait until its transaction holds the store's write lock.
+        eventuallyTrue { Self.writeLockIsHeld(path) }
 
         let interruption = TestInterruption()
         let outcome = ResultBox<Cart>()
@@ -66,6 +74,25 @@ final class WriteInterruptionStoreTests: StoreContractTestCase {
         XCTAssertEqual(importDone.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(try service.cart(id: "queued", interruption: nil).lines, [], "the write never ran")
         XCTAssertEqual(service.addToCartAndWait("queued", "SKU-0001", 1).map(\.lines.count), .success(1), "the writer goes on")
+    }
+
+    /// Whether another connection finds the store's write lock taken (BEGIN IMMEDIATE busy at once).
+    private static func writeLockIsHeld(_ path: String) -> Bool {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else { return false }
+        defer { sqlite3_close_v2(handle) }
+        sqlite3_busy_timeout(handle, 0)
+        let code = sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
+        if code == SQLITE_OK { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+        return code & 0xFF == SQLITE_BUSY
+    }
+
+    private func eventuallyTrue(timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool) {
+        let limit = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() > limit { return XCTFail("condition not met in \(timeout) s", file: file, line: line) }
+            usleep(1000)
+        }
     }
 }
 
