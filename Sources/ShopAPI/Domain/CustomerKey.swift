@@ -22,7 +22,7 @@ public enum CustomerKey {
     /// The key the store holds for a client's `id` (a cart id, an idempotency key) in `customer`'s
     /// session; `id` itself without a customer.
     static func stored(_ id: String, customer: String?) -> String {
-        guard let customer else { return id }
+        guard let customer else { return id.contains(separator) ? String(separator) + id : id }
         return customer + String(separator) + id
     }
 
@@ -31,9 +31,10 @@ public enum CustomerKey {
         customer + String(separator)
     }
 
-    /// The customer and the client's id a stored key was made of (`stored`'s inverse).
+    /// The customer (nil for none) and the client's id a stored key was made of (`stored`'s inverse).
     static func split(_ stored: String) -> (customer: String?, id: String) {
         guard let end = stored.firstIndex(of: separator) else { return (nil, stored) }
-        return (String(stored[..<end]), String(stored[stored.index(after: end)...]))
+        let customer = String(stored[..<end])
+        return (customer.isEmpty ? nil : customer, String(stored[stored.index(after: end)...]))
     }
 }

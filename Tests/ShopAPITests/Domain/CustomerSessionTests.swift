@@ -33,6 +33,24 @@ final class CustomerSessionTests: StoreContractTestCase {
         }
     }
 
+    func test_anIdHoldingTheSeparator_withoutACustomer_isNeverACustomersCartOrKey() throws {
+        try forEachStore {
+            _ = try add("c-1", "SKU-0002", 2, customer: "alice").get()
+            let aliceOrder = try place("c-1", key: "k", customer: "alice").get()
+            _ = try add("c-1", "SKU-0002", 1, customer: "alice").get()
+            XCTAssertEqual(try service.cart(id: "alice\u{1F}c-1", interruption: nil).lines, [])
+            _ = try add("alice\u{1F}c-1", "SKU-0008", 1, customer: nil).get()
+            XCTAssertEqual(try service.cart(id: "c-1", customer: "alice", interruption: nil).lines.map(\.sku), ["SKU-0002"])
+            let order = try place("alice\u{1F}c-1", key: "alice\u{1F}k", customer: nil).get()
+            XCTAssertNotEqual(order.orderId, aliceOrder.orderId)
+            XCTAssertNil(order.customer)
+            XCTAssertEqual(order.cartId, "alice\u{1F}c-1")
+            XCTAssertThrowsError(try service.order(id: order.orderId, customer: "alice", interruption: nil))
+            XCTAssertEqual(try service.listOrders(cartId: nil, customer: "alice", cursor: nil, limit: 10, interruption: nil).items.map(\.orderId),
+                           [aliceOrder.orderId])
+        }
+    }
+
     func test_anotherCustomersOrder_isNotFound_toGetCancelAndList_exactlyAsAnUnknownOne() throws {
         try forEachStore {
             _ = try add("c-1", "SKU-0002", 2, customer: "alice").get()
