@@ -125,6 +125,15 @@ final class CustomerSessionTests: XCTestCase {
             alice.finish()
             bob.finish()
 
+            // A customer's read-only session (read: browse, carts and orders) sees its own.
+            let aliceReading = try Session(["--db", store.location, "--customer", "alice", "--read-only"])
+            XCTAssertEqual(skus(aliceReading.call("cart.get", ["cartId": "c-2"])), ["SKU-0004"])
+            XCTAssertEqual(orderIds(aliceReading.call("orders.list")), [aliceId])
+            XCTAssertEqual(aliceReading.call("orders.get", ["orderId": bobId]).errorCode, 1001)
+            XCTAssertNotNil(aliceReading.call("catalog.get", ["sku": "SKU-0002"]).result)
+            XCTAssertEqual(aliceReading.call("cart.add", ["cartId": "c-2", "sku": "SKU-0004", "quantity": 1]).errorCode, -32601)
+            aliceReading.finish()
+
             // The whole shop, and an operator asking for one customer.
             let operatorSession = try Session(["--db", store.location, "--allow", "read,write,admin"])
             XCTAssertEqual(Set(orderIds(operatorSession.call("orders.list"))), [aliceId, bobId, legacy])
@@ -138,6 +147,13 @@ final class CustomerSessionTests: XCTestCase {
             XCTAssertEqual(export.status, 0, export.stderr)
             let rows = export.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
             XCTAssertEqual(Set(rows.map { "\($0[0]):\($0[3])" }), ["\(legacy):", "\(aliceId):alice", "\(bobId):bob"])
+            // The ledger rows of the customers' sessions name them (bob cancelled his order).
+            let ledger = try runCommand(["export", "ledger", "--format", "ndjson", "--db", store.location])
+            let movements = ledger.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let actors = movements.filter { $0["orderId"] as? String == bobId }.map { "\($0["reason"] ?? ""):\($0["actor"] ?? "-")" }
+            XCTAssertEqual(actors, ["sale:customer:bob", "cancellation:customer:bob"])
         }
     }
 
