@@ -6,8 +6,8 @@ import ShopAPI
 /// `MethodSpec` with its name, summary, params (`DeclaredParams`: schema, reading and checks),
 /// result (`DeclaredResult`: schema and JSON), the shop errors it may answer (`ShopErrorKind`),
 /// its deadline, its scope (`ShopScope`: a read changes nothing and is hinted read-only to MCP
-/// hosts; the catalog's are in `browse`, a write is in `write`, an operator's in `admin`), its MCP hints, and the domain call it
-/// makes. `rpc.discover`, the MCP tools, protocol.md's method table and the generated clients all
+/// hosts; the catalog's are in `browse`, the other reads in `read`, a write is in `write`, an
+/// operator's in `admin`), its MCP hints, and the domain call it makes. `rpc.discover`, the MCP tools, protocol.md's method table and the generated clients all
 /// come from this table. The domain does not import the engine; only this target does.
 public enum ShopMethods {
     /// `inventory.check`'s deadline and the exact message users see when it passes.
