@@ -54,6 +54,8 @@ HOSTILE = [
     '{"jsonrpc":"2.0","id":5,"method":"inventory.check","params":{"skus":[]}}',
     '{"jsonrpc":"2.0","id":6,"method":"orders.get","params":["o-1"]}',
     '[{"jsonrpc":"2.0","id":7,"method":"tools/list","params":null},{"jsonrpc":"2.0","method":"cart.add","params":null},{"jsonrpc":"2.0","id":8,"method":"rpc.stats","params":false},{"jsonrpc":"2.0","method":"ping","params":0}]',
+    # Customers (#43): the operator's orders.list {customer}, and ids holding the key separator U+001F.
+    '[{"jsonrpc":"2.0","id":9,"method":"cart.add","params":{"cartId":"alice\\u001fc","sku":"SKU-0002","quantity":1,"_meta":{"customer":"alice"}}},{"jsonrpc":"2.0","id":10,"method":"orders.place","params":{"cartId":"alice\\u001fc","idempotencyKey":"\\u001fk"}},{"jsonrpc":"2.0","id":11,"method":"orders.list","params":{"customer":"alice","cartId":"\\u001f"}}]',
 ]
 
 # The integer extremes (issue #40): ±2^63, ±(2^63-1), -2^63 as a float and one past it, 1e19, in

@@ -102,10 +102,13 @@ struct OrdersListParams: DeclaredParams {
     var cartId: String?
     var cursor: String?
     var limit: Int?
+    var customer: String?
     static let fields: [ParamField<Self>] = [
         .optionalIdentifier("cartId", \.cartId, "Only orders placed from this cart."),
         .optionalIdentifier("cursor", \.cursor, cursorDoc),
         .optionalInteger("limit", \.limit, pageLimit, limitDoc),
+        .optionalIdentifier("customer", \.customer,
+                            "Only this customer's orders (cartId is then this customer's cart). Operators only: a server with --customer, or without the admin scope, refuses it (-32602)."),
     ]
 }
 

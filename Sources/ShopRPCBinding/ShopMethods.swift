@@ -6,8 +6,8 @@ import ShopAPI
 /// `MethodSpec` with its name, summary, params (`DeclaredParams`: schema, reading and checks),
 /// result (`DeclaredResult`: schema and JSON), the shop errors it may answer (`ShopErrorKind`),
 /// its deadline, its scope (`ShopScope`: a read changes nothing and is hinted read-only to MCP
-/// hosts; a write is in `write`, an operator's in `admin`), its MCP hints, and the domain call it
-/// makes. `rpc.discover`, the MCP tools, protocol.md's method table and the generated clients all
+/// hosts; the catalog's are in `browse`, the other reads in `read`, a write is in `write`, an
+/// operator's in `admin`), its MCP hints, and the domain call it makes. `rpc.discover`, the MCP tools, protocol.md's method table and the generated clients all
 /// come from this table. The domain does not import the engine; only this target does.
 public enum ShopMethods {
     /// `inventory.check`'s deadline and the exact message users see when it passes.
@@ -16,66 +16,80 @@ public enum ShopMethods {
 
     /// The shop's method table, ready to register. With an `inventory` source, `inventory.check`
     /// asks it for live stock instead of reading the store.
-    public static func specs(service: ShopService, inventory: (any InventorySource)? = nil) -> [MethodSpec] {
+    /// - Parameters:
+    ///   - customer: the customer the whole process serves (`--customer`), fixed here: every cart
+    ///     and order method passes it to the service, and nothing in a request (params, `_meta`)
+    ///     is read for it. Nil serves the whole shop.
+    ///   - allowedScopes: the scopes the server serves; `orders.list`'s `customer` param is
+    ///     answered only by a session without a customer that serves `admin`, and refused with
+    ///     -32602 by every other.
+    public static func specs(service: ShopService, inventory: (any InventorySource)? = nil, customer: String? = nil,
+                             allowedScopes: Set<ShopScope> = Set(ShopScope.allCases)) -> [MethodSpec] {
         let lanes = ReadLanes(count: service.readConcurrency, inlineWhenIdle: service.readsAreLocal)
+        let answersCustomerParam = customer == nil && allowedScopes.contains(.admin)
         return [
-            read("catalog.list", CatalogListParams.self, CatalogPage.self, lanes: lanes,
+            read("catalog.list", CatalogListParams.self, CatalogPage.self, scope: .browse, lanes: lanes,
                  summary: "Products ordered by sku, a page at a time.", errors: [.invalidCursor]) { params, token in
                 try service.listCatalog(cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
                                         category: params.category, interruption: token)
             },
-            read("catalog.count", CatalogCountParams.self, ProductCount.self, lanes: lanes,
+            read("catalog.count", CatalogCountParams.self, ProductCount.self, scope: .browse, lanes: lanes,
                  summary: "How many products the catalog holds, optionally in one category.", errors: []) { params, token in
                 try service.countProducts(category: params.category, interruption: token)
             },
-            read("catalog.get", SkuParams.self, Product.self, lanes: lanes, summary: "One product.", errors: [.notFound]) { params, token in
+            read("catalog.get", SkuParams.self, Product.self, scope: .browse, lanes: lanes, summary: "One product.", errors: [.notFound]) { params, token in
                 try service.product(sku: params.sku, interruption: token)
             },
-            read("catalog.search", CatalogSearchParams.self, ProductList.self, lanes: lanes,
+            read("catalog.search", CatalogSearchParams.self, ProductList.self, scope: .browse, lanes: lanes,
                  summary: "Products whose name and category have every word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.",
                  errors: []) { params, token in
                 try service.searchCatalog(query: params.query, limit: params.limit ?? ShopLimits.defaultPageSize, interruption: token)
             },
             inventory.map(liveInventoryCheck) ??
-            read("inventory.check", InventoryCheckParams.self, InventoryLevels.self, lanes: lanes,
+            read("inventory.check", InventoryCheckParams.self, InventoryLevels.self, scope: .browse, lanes: lanes,
                  deadlineMs: inventoryDeadlineMs, deadlineMessage: inventoryUnavailableMessage,
                  summary: "Units available per sku, in request order.", errors: []) { params, token in
                 try service.checkInventory(skus: params.skus, interruption: token)
             },
             read("cart.get", CartParams.self, Cart.self, lanes: lanes, summary: "A cart (an unknown cart is empty).", errors: [.cartFull]) { params, token in
-                try service.cart(id: params.cartId, interruption: token)
+                try service.cart(id: params.cartId, customer: customer, interruption: token)
             },
             write("cart.add", CartAddParams.self, Cart.self, summary: "Adds quantity of a sku to a cart line.",
                   errors: [.notFound, .invalidQuantity, .cartFull], hints: MethodHints(destructive: false, idempotent: false)) { params, call, done in
-                service.addToCart(cartId: params.cartId, sku: params.sku, quantity: params.quantity, interruption: call.interruption, completion: done)
+                service.addToCart(cartId: params.cartId, sku: params.sku, quantity: params.quantity, customer: customer, interruption: call.interruption, completion: done)
             },
             write("cart.remove", CartLineParams.self, Cart.self, summary: "Removes a sku's line from a cart.",
                   errors: [.cartFull], hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
-                service.removeFromCart(cartId: params.cartId, sku: params.sku, interruption: call.interruption, completion: done)
+                service.removeFromCart(cartId: params.cartId, sku: params.sku, customer: customer, interruption: call.interruption, completion: done)
             },
             write("cart.clear", CartParams.self, Cart.self, summary: "Empties a cart.",
                   errors: [], hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
-                service.clearCart(cartId: params.cartId, interruption: call.interruption, completion: done)
+                service.clearCart(cartId: params.cartId, customer: customer, interruption: call.interruption, completion: done)
             },
             write("orders.place", PlaceOrderParams.self, Order.self,
                   summary: "Takes stock for every line, records the order and empties the cart in one durable transaction; idempotent per key.",
                   errors: [.notFound, .outOfStock, .cartEmpty, .idempotencyConflict, .cartFull],
                   hints: MethodHints(destructive: false, idempotent: true)) { params, call, done in
-                service.placeOrder(cartId: params.cartId, idempotencyKey: params.idempotencyKey, actor: call.actor,
+                service.placeOrder(cartId: params.cartId, idempotencyKey: params.idempotencyKey, customer: customer, actor: call.actor,
                                    interruption: call.interruption, completion: done)
             },
             write("orders.cancel", CancelOrderParams.self, Order.self,
                   summary: "Cancels an order and puts every line back in stock in one durable transaction; cancelling again returns the order as it is.",
                   errors: [.notFound], hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
-                service.cancelOrder(id: params.orderId, reason: params.reason, actor: call.actor, interruption: call.interruption, completion: done)
+                service.cancelOrder(id: params.orderId, reason: params.reason, customer: customer, actor: call.actor, interruption: call.interruption, completion: done)
             },
             read("orders.get", OrderParams.self, Order.self, lanes: lanes, summary: "One order.", errors: [.notFound]) { params, token in
-                try service.order(id: params.orderId, interruption: token)
+                try service.order(id: params.orderId, customer: customer, interruption: token)
             },
-            read("orders.list", OrdersListParams.self, OrderPage.self, lanes: lanes, summary: "Orders, newest first, optionally of one cart.",
+            read("orders.list", OrdersListParams.self, OrderPage.self, lanes: lanes,
+                 summary: "Orders, newest first, optionally of one cart; a customer's session lists its own only.",
                  errors: [.invalidCursor]) { params, token in
-                try service.listOrders(cartId: params.cartId, cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
-                                       interruption: token)
+                if params.customer != nil, !answersCustomerParam {
+                    throw RPCError.invalidParams(
+                        "'customer' is answered only by a server without --customer that serves the admin scope", field: "customer")
+                }
+                return try service.listOrders(cartId: params.cartId, customer: customer ?? params.customer, cursor: params.cursor,
+                                              limit: params.limit ?? ShopLimits.defaultPageSize, interruption: token)
             },
             admin("admin.stock.adjust", StockAdjustParams.self, StockLevel.self,
                   summary: "Adds (or with a negative delta takes) units of a sku, for a reason: received, correction, damaged, returned or other.",
@@ -120,13 +134,14 @@ public enum ShopMethods {
         }
         .answering(errors: [ShopErrorKind.inventoryUnavailable.methodError])
         .hinting(.readOnly)
-        .scoped(ShopScope.read.rawValue)
+        .scoped(ShopScope.browse.rawValue)
     }
 
     /// A synchronous store read, started on one of the read lanes; the call's token interrupts it.
-    /// In the read scope.
+    /// In `scope`: read unless said (the catalog's are in browse).
     private static func read<Params: DeclaredParams, Output: DeclaredResult & Encodable>(
-        _ name: String, _ params: Params.Type, _ result: Output.Type, lanes: ReadLanes, deadlineMs: Int = MethodSpec.defaultDeadlineMs,
+        _ name: String, _ params: Params.Type, _ result: Output.Type, scope: ShopScope = .read, lanes: ReadLanes,
+        deadlineMs: Int = MethodSpec.defaultDeadlineMs,
         deadlineMessage: String? = nil, summary: String, errors: [ShopErrorKind],
         _ body: @escaping @Sendable (Params, any ShopInterruption) throws -> Output
     ) -> MethodSpec {
@@ -138,7 +153,7 @@ public enum ShopMethods {
         .answering(errors: (errors + ShopErrorKind.store).map(\.methodError))
         .startingOn(lanes.run)
         .hinting(.readOnly)
-        .scoped(ShopScope.read.rawValue)
+        .scoped(scope.rawValue)
     }
 
     /// An operator's store write (`admin.*`): as `write`, in the admin scope, which a server

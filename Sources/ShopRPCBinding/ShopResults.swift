@@ -87,6 +87,7 @@ extension Order: DeclaredResult, JSONWritable {
         .string("createdAt", { $0.createdAt }, "When it was placed (ISO 8601, UTC).", schema: Schemas.dateTime),
         .optionalString("cancelledAt", { $0.cancelledAt }, "When it was cancelled; present once cancelled.", schema: Schemas.dateTime),
         .optionalString("cancelReason", { $0.cancelReason }, "The reason the cancel gave, if any."),
+        .optionalString("customer", { $0.customer }, "The customer whose session placed it (--customer); absent for an order placed without one."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }

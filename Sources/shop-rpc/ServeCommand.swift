@@ -32,12 +32,17 @@ enum ServeCommand {
         let flags = options.flags
         let scopes = ShopFlags.allowedScopes(in: flags)
         options.engine.allowedScopes = Set(scopes.map(\.rawValue))
+        let customer = flags[ShopFlags.customer]
+        if customer != nil, scopes.contains(.admin) {
+            // The operator's methods act on the whole shop, which a customer's session must not.
+            throw .usage("--customer serves one customer and cannot be given with the admin scope\n\(usage)")
+        }
         let inventory = try inventorySource(flags)
         let service = try StoreOpening.open(
             StoreOpening.location(flags[ShopFlags.database]), creation: .demoCatalog,
             readOnly: flags[ShopFlags.readOnly], postgresPoolSize: flags[ShopFlags.poolSize])
 
-        var registry = MethodRegistry(ShopMethods.specs(service: service, inventory: inventory))
+        var registry = MethodRegistry(ShopMethods.specs(service: service, inventory: inventory, customer: customer, allowedScopes: scopes))
         if let inventory {
             // rpc.stats: what the inventory client is doing (protocol.md, section 6.2).
             registry.addStatsSection("inventory") { inventory.stats.json }
@@ -48,7 +53,7 @@ enum ServeCommand {
         if let inventory { KeptUntilExit.keep(inventory) }
         let reason: StdioServer.ExitReason
         do {
-            reason = try StdioServer.run(registry: registry, options: options, identity: identity(serving: scopes))
+            reason = try StdioServer.run(registry: registry, options: options, identity: identity(serving: scopes, customer: customer))
         } catch {
             throw CommandFailure(status: 2, message: "\(error)")
         }
@@ -89,10 +94,12 @@ enum ServeCommand {
     }
 
     /// Who this server says it is, in `rpc.discover` and to MCP hosts; the advice to hosts names
-    /// only tools that `scopes` serve.
-    private static func identity(serving scopes: Set<ShopScope>) -> ServerIdentity {
+    /// only tools that `scopes` serve, and says whom a customer's session serves.
+    private static func identity(serving scopes: Set<ShopScope>, customer: String?) -> ServerIdentity {
         var instructions = "A small shop: browse the catalog and check live inventory"
-        if scopes.contains(.write) {
+        if !scopes.contains(.read) && !scopes.contains(.write) {
+            instructions += "; this server shows no cart and no order, and changes nothing."
+        } else if scopes.contains(.write) {
             instructions += """
                 , fill a cart, place orders. Money is in integer cents (priceCents, totalCents). Add items \
                 with cart_add and wait for its result before orders_place. orders_place is idempotent per \
@@ -101,6 +108,9 @@ enum ServeCommand {
                 """
         } else {
             instructions += ", and look at carts and orders; this server changes nothing. Money is in integer cents (priceCents, totalCents)."
+        }
+        if let customer, scopes.contains(.read) || scopes.contains(.write) {
+            instructions += " It serves one customer (\(customer)): the carts and orders are that customer's own."
         }
         instructions += " Every tool has a deadline; inventory_check gives up after \(ShopMethods.inventoryDeadlineMs / 1000) s when the inventory service is slow: say so and offer to try again later."
         return ServerIdentity(name: "shop-rpc", title: "Shop RPC", version: version, instructions: instructions)

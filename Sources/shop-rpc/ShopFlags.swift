@@ -15,7 +15,7 @@ enum ShopFlags {
         "--db-pool", help: "PostgreSQL connections per process", range: 1...256, default: ShopService.defaultPostgresPoolSize)
     static let allow = CommandFlag<[ShopScope]>(
         "--allow", valueName: "SCOPES",
-        help: "the scopes of the methods served: read (catalog, inventory, carts and orders looked at), write (carts changed, orders placed), admin (the operator's) (comma-separated; default \(ShopScope.defaultAllowed.map(\.rawValue).joined(separator: ",")))",
+        help: "the scopes of the methods served: browse (catalog and inventory only), read (browse, and carts and orders looked at), write (carts changed, orders placed), admin (the operator's) (comma-separated; default \(ShopScope.defaultAllowed.map(\.rawValue).joined(separator: ",")))",
         absent: ShopScope.defaultAllowed) { text throws(ServerOptions.UsageError) in
         try text.split(separator: ",", omittingEmptySubsequences: false).map { name throws(ServerOptions.UsageError) in
             guard let scope = ShopScope(rawValue: String(name)) else {
@@ -27,6 +27,16 @@ enum ShopFlags {
     }
     static let readOnly = CommandFlag<Bool>(
         switch: "--read-only", help: "serve the read scope only: the same as --allow read, and it wins over --allow")
+    static let customer = CommandFlag<String?>(
+        "--customer", valueName: "ID",
+        help: "serve one customer: its own carts and orders only, fixed for the process (nothing a client sends changes it); without it the whole shop"
+    ) { text throws(ServerOptions.UsageError) in
+        guard CustomerKey.isValidCustomer(text) else {
+            throw ServerOptions.UsageError(
+                "--customer needs an identifier: non-empty, at most \(CustomerKey.maxBytes) bytes, no control characters")
+        }
+        return text
+    }
     static let inventoryURL = CommandFlag<String?>(
         "--inventory-url", valueName: "URL",
         help: "ask this http(s) inventory service for live stock in inventory.check (GET URL/stock?sku=…)")
@@ -77,15 +87,15 @@ enum ShopFlags {
     // MARK: - Each command's table, in the order its help lists them
 
     /// `shop-rpc serve`'s own flags (the engine's follow them: `ServerOptions.parse`).
-    static let serve: [any AnyCommandFlag] = [database, poolSize, allow, readOnly, inventoryURL] + inventoryTuning
+    static let serve: [any AnyCommandFlag] = [database, poolSize, allow, readOnly, customer, inventoryURL] + inventoryTuning
     /// `shop-rpc import`'s flags.
     static let importFlags: [any AnyCommandFlag] = [database, format, replace, dryRun]
     /// `shop-rpc export`'s flags.
     static let exportFlags: [any AnyCommandFlag] = [database, format, since]
 
-    /// The scopes to serve: `--read-only` wins over `--allow`.
+    /// The scopes to serve: `--read-only` wins over `--allow`; `read` serves `browse` too.
     static func allowedScopes(in parsed: ParsedCommandLine) -> Set<ShopScope> {
-        parsed[readOnly] ? [.read] : Set(parsed[allow])
+        ShopScope.served(parsed[readOnly] ? [.read] : parsed[allow])
     }
 
     // MARK: - Kinds of flag, with the help saying their range and default

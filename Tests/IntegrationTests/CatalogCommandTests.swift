@@ -222,16 +222,16 @@ final class CatalogCommandTests: XCTestCase {
             let csv = try runCommand(["export", "orders", "--db", store.location])
             XCTAssertEqual(csv.status, 0, csv.stderr)
             XCTAssertEqual(csv.stdout, """
-                orderId,createdAt,cartId,status,currency,totalCents,line,sku,quantity,unitPriceCents
-                \(orderId),\(createdAt),c,placed,USD,46193,1,SKU-0002,2,16749
-                \(orderId),\(createdAt),c,placed,USD,46193,2,SKU-0008,1,12695
+                orderId,createdAt,cartId,customer,status,currency,totalCents,line,sku,quantity,unitPriceCents
+                \(orderId),\(createdAt),c,,placed,USD,46193,1,SKU-0002,2,16749
+                \(orderId),\(createdAt),c,,placed,USD,46193,2,SKU-0008,1,12695
 
                 """)
             let ndjson = try runCommand(["export", "orders", "--format", "ndjson", "--since", createdAt, "--db", store.location])
             XCTAssertEqual(ndjson.stdout.split(separator: "\n").first.map(String.init),
                            #"{"orderId":"\#(orderId)","createdAt":"\#(createdAt)","cartId":"c","status":"placed","currency":"USD","totalCents":46193,"line":1,"sku":"SKU-0002","quantity":2,"unitPriceCents":16749}"#)
             let none = try runCommand(["export", "orders", "--since", "2999-01-01", "--db", store.location])
-            XCTAssertEqual(none.stdout, "orderId,createdAt,cartId,status,currency,totalCents,line,sku,quantity,unitPriceCents\n")
+            XCTAssertEqual(none.stdout, "orderId,createdAt,cartId,customer,status,currency,totalCents,line,sku,quantity,unitPriceCents\n")
             let stock = try runCommand(["export", "stock", "--db", store.location])
             XCTAssertTrue(stock.stdout.hasPrefix("sku,stock\nSKU-0001,"), stock.stdout)
             XCTAssertTrue(stock.stdout.contains("\nSKU-0002,59\n"), "61 less the 2 ordered")

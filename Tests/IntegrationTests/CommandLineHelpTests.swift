@@ -6,7 +6,7 @@ final class CommandLineHelpTests: XCTestCase {
     /// Every flag `shop-rpc serve` accepts (the engine's and the shop's); adding a flag without
     /// listing it here fails `test_serveHelp_listsEveryFlagOnce`.
     private let serveFlags = [
-        "--db", "--db-pool", "--allow", "--read-only", "--inventory-url", "--inventory-max-concurrent", "--inventory-circuit-failures",
+        "--db", "--db-pool", "--allow", "--read-only", "--customer", "--inventory-url", "--inventory-max-concurrent", "--inventory-circuit-failures",
         "--inventory-circuit-cooldown-ms", "--inventory-stale-ms", "--inventory-limit", "--inventory-coalesce",
         "--framing", "--deadline", "--simulate-latency", "--max-inflight", "--max-message-bytes",
         "--progress-interval-ms", "--shutdown-grace-ms", "--log-level", "--trace",

@@ -181,7 +181,7 @@ final class ScopeTests: XCTestCase {
         XCTAssertEqual(Set(methods.dropFirst(3).compactMap { $0["x-scope"] as? String }), ["write"])
         XCTAssertEqual((replies["2"]?.result?["methods"] as? [String: Any]).map { Set($0.keys) },
                        ["cart.add", "cart.remove", "cart.clear", "orders.place", "orders.cancel"])
-        assertRefused(replies["3"], "catalog.get", scope: "read")
+        assertRefused(replies["3"], "catalog.get", scope: "browse")
         finish(server)
     }
 
@@ -216,7 +216,61 @@ final class ScopeTests: XCTestCase {
         }
         let process = try ServerProcess(["--db", ":memory:", "--allow", "read,bogus"])
         XCTAssertEqual(process.waitForExit(), 2)
-        XCTAssertTrue(process.stderrOutput.contains("--allow: unknown scope 'bogus'; the scopes are read, write, admin"), process.stderrOutput)
+        XCTAssertTrue(process.stderrOutput.contains("--allow: unknown scope 'bogus'; the scopes are browse, read, write, admin"), process.stderrOutput)
+    }
+
+    // MARK: - Browse
+
+    private let browseMethods = ["catalog.list", "catalog.count", "catalog.get", "catalog.search", "inventory.check"]
+
+    func test_allowBrowse_servesTheCatalogAlone_listsItAlone_andRefusesCartsAndOrdersWithTheirScope() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--allow", "browse"])
+        server.sendLine(rpc(1, "rpc.discover"))
+        server.sendLine(rpc(2, "catalog.get", ["sku": "SKU-0002"]))
+        server.sendLine(rpc(3, "inventory.check", ["skus": ["SKU-0002"]]))
+        server.sendLine(rpc(4, "cart.get", ["cartId": "c-1"]))
+        server.sendLine(rpc(5, "orders.list", [:]))
+        server.sendLine(rpc(6, "cart.add", add))
+        let replies = server.readReplies(6)
+        let methods = (replies["1"]?.result?["methods"] as? [[String: Any]]) ?? []
+        XCTAssertEqual(methods.compactMap { $0["name"] as? String }, ["ping", "rpc.discover", "rpc.stats"] + browseMethods)
+        XCTAssertEqual(Set(methods.dropFirst(3).compactMap { $0["x-scope"] as? String }), ["browse"])
+        XCTAssertNotNil(replies["2"]?.result)
+        XCTAssertNotNil(replies["3"]?.result)
+        assertRefused(replies["4"], "cart.get", scope: "read")
+        assertRefused(replies["5"], "orders.list", scope: "read")
+        assertRefused(replies["6"], "cart.add", scope: "write")
+        finish(server)
+    }
+
+    func test_allowBrowse_mcp_toolsListHasTheCatalogAlone_andACartToolIsAnErrorResult() throws {
+        let server = try ServerProcess(["--db", ":memory:", "--allow", "browse"])
+        server.sendLine(rpc(0, "initialize", ["protocolVersion": "2025-06-18", "capabilities": [String: Any]()]))
+        let instructions = (server.readJSON() as? [String: Any])?.result?["instructions"] as? String ?? "cart_add"
+        XCTAssertFalse(instructions.contains("cart_add") || instructions.contains("orders_place"), instructions)
+        server.sendLine(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        server.sendLine(rpc(1, "tools/list"))
+        let tools = ((server.readJSON() as? [String: Any])?.result?["tools"] as? [[String: Any]]) ?? []
+        XCTAssertEqual(tools.compactMap { $0["name"] as? String }, browseMethods.map { $0.replacingOccurrences(of: ".", with: "_") })
+        server.sendLine(rpc(2, "tools/call", ["name": "cart_get", "arguments": ["cartId": "c-1"]]))
+        let result = (server.readJSON() as? [String: Any])?.result
+        XCTAssertEqual(result?["isError"] as? Bool, true)
+        let error = (result?["structuredContent"] as? [String: Any])?["error"] as? [String: Any]
+        XCTAssertEqual(error?["code"] as? Int, -32601)
+        XCTAssertEqual((error?["data"] as? [String: Any])?["scope"] as? String, "read")
+        finish(server)
+    }
+
+    func test_readOnlyAndAllowRead_serveBrowseToo() throws {
+        for arguments in [["--allow", "read"], ["--read-only"]] {
+            let server = try ServerProcess(["--db", ":memory:"] + arguments)
+            server.sendLine(rpc(1, "catalog.get", ["sku": "SKU-0002"]))
+            server.sendLine(rpc(2, "cart.get", ["cartId": "c-1"]))
+            let replies = server.readReplies(2)
+            XCTAssertNotNil(replies["1"]?.result, "\(arguments)")
+            XCTAssertNotNil(replies["2"]?.result, "\(arguments)")
+            finish(server)
+        }
     }
 
     func test_allowAdmin_isAKnownScope_andServesTodaysMethodsWithReadAndWrite() throws {

@@ -135,7 +135,8 @@ def test_readOnly_listsOnlyTheReadTools_andACallOfAWriteIsAnErrorResultThatChang
             assert set(tools) == {"catalog_list", "catalog_count", "catalog_get", "catalog_search", "inventory_check", "cart_get",
                                   "orders_get", "orders_list"}
             assert all(tool.annotations.read_only_hint is True for tool in tools.values())
-            assert all(tool.meta["scope"] == "read" for tool in tools.values())
+            browse = {"catalog_list", "catalog_count", "catalog_get", "catalog_search", "inventory_check"}
+            assert all(tool.meta["scope"] == ("browse" if name in browse else "read") for name, tool in tools.items())
             refused = await session.call_tool("cart_add", {"cartId": "r", "sku": "SKU-0002", "quantity": 1})
             assert refused.is_error
             assert refused.structured_content["error"]["code"] == -32601

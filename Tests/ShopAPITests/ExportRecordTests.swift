@@ -15,14 +15,22 @@ final class ExportRecordTests: XCTestCase {
 
     func test_orderRecord_isOnePerLine_numberedFromOne_inTheOrdersColumns() throws {
         let order = Order(orderId: "o-1", cartId: "c-1", lines: [CartLine(sku: "A", quantity: 2, unitPriceCents: 150), CartLine(sku: "B", quantity: 1, unitPriceCents: 99)],
-                          totalCents: 399, currency: "USD", status: "placed", createdAt: "2026-11-23T10:00:00Z")
+                          totalCents: 399, currency: "USD", status: "placed", createdAt: "2026-11-23T10:00:00Z", customer: "alice")
         let records = try ndjson(.orders) { try $0.writeOrderLines(order) }
         XCTAssertEqual(records.count, 2)
+        XCTAssertEqual(records.map { $0["customer"] as? String }, ["alice", "alice"])
         XCTAssertEqual(records.map { $0["line"] as? Int }, [1, 2])
         XCTAssertEqual(records.map { $0["sku"] as? String }, ["A", "B"])
         XCTAssertEqual(Set(records[0].keys), Set(ExportSubject.orders.columns))
         XCTAssertEqual(records[1]["unitPriceCents"] as? Int, 99)
         XCTAssertEqual(records[1]["totalCents"] as? Int, 399)
+    }
+
+    func test_orderRecord_ofNoCustomer_leavesTheCustomerOut() throws {
+        let order = Order(orderId: "o-1", cartId: "c-1", lines: [CartLine(sku: "A", quantity: 2, unitPriceCents: 150)],
+                          totalCents: 300, currency: "USD", status: "placed", createdAt: "2026-11-23T10:00:00Z")
+        let records = try ndjson(.orders) { try $0.writeOrderLines(order) }
+        XCTAssertEqual(Set(records[0].keys), Set(ExportSubject.orders.columns).subtracting(["customer"]))
     }
 
     func test_ledgerRecord_fillsTheLedgersColumns_leavingAbsentOnesOut() throws {

@@ -15,7 +15,8 @@ final class ShopMethodScopesTests: XCTestCase {
     }
 
     private let expected: KeyValuePairs<String, ShopScope> = [
-        "catalog.list": .read, "catalog.count": .read, "catalog.get": .read, "catalog.search": .read, "inventory.check": .read, "cart.get": .read,
+        "catalog.list": .browse, "catalog.count": .browse, "catalog.get": .browse, "catalog.search": .browse, "inventory.check": .browse,
+        "cart.get": .read,
         "cart.add": .write, "cart.remove": .write, "cart.clear": .write, "orders.place": .write, "orders.cancel": .write,
         "orders.get": .read, "orders.list": .read, "admin.stock.adjust": .admin, "admin.stock.set": .admin,
         "admin.products.upsert": .admin, "admin.products.archive": .admin,
@@ -38,7 +39,7 @@ final class ShopMethodScopesTests: XCTestCase {
     func test_readMethodsAreHintedReadOnly_writesSayWhetherTheyDestroyAndRepeat() throws {
         for inventory in [nil, UnusedInventory() as (any InventorySource)?] {
             let hints = Dictionary(uniqueKeysWithValues: try specs(inventory: inventory).map { ($0.name, $0.hints) })
-            for (name, scope) in expected where scope == .read {
+            for (name, scope) in expected where scope == .read || scope == .browse {
                 XCTAssertEqual(hints[name], .readOnly, name)
             }
             XCTAssertEqual(hints["cart.add"], MethodHints(readOnly: false, destructive: false, idempotent: false))
@@ -55,6 +56,14 @@ final class ShopMethodScopesTests: XCTestCase {
 
     func test_theDefaultScopes_serveEveryCustomerMethod_andNoneOfTheOperators() {
         XCTAssertEqual(ShopScope.defaultAllowed, [.read, .write])
-        XCTAssertEqual(ShopScope.allCases.map(\.rawValue), ["read", "write", "admin"])
+        XCTAssertEqual(ShopScope.allCases.map(\.rawValue), ["browse", "read", "write", "admin"])
+    }
+
+    func test_read_servesBrowseToo_andNothingElseIsImplied() {
+        XCTAssertEqual(ShopScope.served([.read]), [.browse, .read])
+        XCTAssertEqual(ShopScope.served(ShopScope.defaultAllowed), [.browse, .read, .write])
+        XCTAssertEqual(ShopScope.served([.browse]), [.browse])
+        XCTAssertEqual(ShopScope.served([.write]), [.write])
+        XCTAssertEqual(ShopScope.served([.admin]), [.admin])
     }
 }

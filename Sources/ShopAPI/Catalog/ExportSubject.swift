@@ -10,7 +10,7 @@ package enum ExportSubject: String, CaseIterable, Sendable {
         switch self {
         case .products: CatalogColumn.allCases.map(\.rawValue)
         case .stock: [CatalogColumn.sku.rawValue, CatalogColumn.stock.rawValue]
-        case .orders: ["orderId", "createdAt", "cartId", "status", "currency", "totalCents", "line", "sku", "quantity", "unitPriceCents"]
+        case .orders: ["orderId", "createdAt", "cartId", "customer", "status", "currency", "totalCents", "line", "sku", "quantity", "unitPriceCents"]
         case .ledger: ["seq", "at", "sku", "delta", "availableAfter", "reason", "orderId", "source", "actor"]
         }
     }

@@ -8,12 +8,14 @@ extension RecordWriter {
     }
 
     /// Writes one record per line of `order`, in `ExportSubject.orders`' columns: the order's
-    /// fields on each, then the line's number (from 1), SKU, quantity and unit price.
+    /// fields on each (its customer absent when it has none: an empty CSV cell, no NDJSON member), then the line's number (from
+    /// 1), SKU, quantity and unit price.
     package mutating func writeOrderLines(_ order: Order) throws(ByteSinkError) {
         for (index, line) in order.lines.enumerated() {
             try write(order.orderId)
             try write(order.createdAt)
             try write(order.cartId)
+            if let customer = order.customer { try write(customer) } else { try writeNull() }
             try write(order.status)
             try write(order.currency)
             try write(order.totalCents)

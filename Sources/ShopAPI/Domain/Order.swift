@@ -20,10 +20,13 @@ public struct Order: Codable, Sendable, Equatable {
     public let cancelledAt: String?
     /// The reason the cancel gave, if any; nil (omitted from JSON) otherwise.
     public let cancelReason: String?
+    /// The customer whose session placed it (`--customer`); nil (omitted from JSON) for an order
+    /// placed without one, which includes every order placed before customers existed.
+    public let customer: String?
 
     public init(
         orderId: String, cartId: String, lines: [CartLine], totalCents: Int, currency: String, status: String, createdAt: String,
-        cancelledAt: String? = nil, cancelReason: String? = nil
+        cancelledAt: String? = nil, cancelReason: String? = nil, customer: String? = nil
     ) {
         self.orderId = orderId
         self.cartId = cartId
@@ -34,6 +37,7 @@ public struct Order: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.cancelledAt = cancelledAt
         self.cancelReason = cancelReason
+        self.customer = customer
     }
 }
 
@@ -51,6 +55,14 @@ extension Order {
     /// This order, cancelled at `time` for `reason`: the same lines and total.
     func cancelled(at time: String, reason: String?) -> Order {
         Order(orderId: orderId, cartId: cartId, lines: lines, totalCents: totalCents, currency: currency,
-              status: Self.cancelledStatus, createdAt: createdAt, cancelledAt: time, cancelReason: reason)
+              status: Self.cancelledStatus, createdAt: createdAt, cancelledAt: time, cancelReason: reason, customer: customer)
+    }
+
+    /// This order as a client sees it: the store keeps a customer's order under its stored cart
+    /// key (`CustomerKey`); this has the client's cart id and the customer apart.
+    func presented() -> Order {
+        let (customer, cartId) = CustomerKey.split(cartId)
+        return Order(orderId: orderId, cartId: cartId, lines: lines, totalCents: totalCents, currency: currency, status: status,
+                     createdAt: createdAt, cancelledAt: cancelledAt, cancelReason: cancelReason, customer: customer)
     }
 }

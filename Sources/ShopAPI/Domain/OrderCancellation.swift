@@ -8,6 +8,8 @@ struct OrderCancellation: Sendable {
     let orderId: String
     /// Why, as the caller put it; kept on the order (`cancelReason`).
     let reason: String?
+    /// The session's customer: an order not theirs is unknown to it (nil: every order is known).
+    let customer: String?
     /// Recorded on the ledger rows of the restocked lines (`params._meta.actor`).
     let actor: String?
     /// `cancelled_at` of an order cancelled now.
@@ -16,7 +18,8 @@ struct OrderCancellation: Sendable {
     // MARK: - Rules
 
     /// Rules, in order:
-    /// 1. An unknown order fails with `.notFound(entity: "order")`.
+    /// 1. An unknown order fails with `.notFound(entity: "order")`, and so does, with `customer`,
+    ///    an order that is not that customer's.
     /// 2. An order already cancelled is delivered as it is: nothing is restocked again. Its row is
     ///    locked first (`lockOrder`), so of two cancels racing, in any processes, the second waits
     ///    for the first and then finds it cancelled.
@@ -25,7 +28,7 @@ struct OrderCancellation: Sendable {
     ///    in `StockLockOrder` (the order every stock writer keeps), and the order is marked
     ///    cancelled, all in the caller's transaction.
     func run(in transaction: any ShopWriteTransaction) throws -> Order {
-        guard let order = try transaction.lockOrder(id: orderId) else {
+        guard let order = try transaction.lockOrder(id: orderId), ShopService.isVisible(order.presented(), to: customer) else {
             throw ShopError.notFound(entity: "order", id: orderId)
         }
         if order.isCancelled { return order }

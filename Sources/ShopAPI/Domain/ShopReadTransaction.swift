@@ -26,8 +26,10 @@ protocol ShopReadTransaction {
     /// In the order their SKUs were first added; empty for an unknown cart.
     func cartLines(cartId: String) throws -> [CartLine]
     func order(id: String) throws -> Order?
-    /// Orders placed before the one with `beforeSequence` (all when `nil`), newest first.
-    func orders(cartId: String?, beforeSequence: Int64?, limit: Int) throws -> [StoredOrder]
+    /// Orders placed before the one with `beforeSequence` (all when `nil`), newest first; only
+    /// those placed from the cart whose stored key is `cartId` when given, else only those whose
+    /// stored cart key begins with `customerPrefix` when given (one customer's, `CustomerKey`).
+    func orders(cartId: String?, customerPrefix: String?, beforeSequence: Int64?, limit: Int) throws -> [StoredOrder]
     /// The order an idempotency key placed, if any.
     func orderReference(idempotencyKey: String) throws -> (orderId: String, cartId: String)?
     /// Ledger rows with a sequence above `afterSequence`, made at or after `since` when given (a

@@ -3,10 +3,15 @@ import Dispatch
 // MARK: - Carts
 
 extension ShopService {
+    // Every cart method takes the session's `customer` (nil: a session without one): the cart
+    // `cartId` names is that customer's own, kept apart from every other customer's cart of the
+    // same id (`CustomerKey`); the cart delivered carries the client's `cartId`.
+
     /// The cart's lines and total. An id never written to is an empty cart, not an error.
-    public func cart(id: String, interruption: (any ShopInterruption)?) throws -> Cart {
-        try store.read(interruption: interruption) { transaction in
-            try Cart(cartId: id, lines: try transaction.cartLines(cartId: id), currency: try self.currency(in: transaction))
+    public func cart(id: String, customer: String? = nil, interruption: (any ShopInterruption)?) throws -> Cart {
+        let key = CustomerKey.stored(id, customer: customer)
+        return try store.read(interruption: interruption) { transaction in
+            try Cart(cartId: id, lines: try transaction.cartLines(cartId: key), currency: try self.currency(in: transaction))
         }
     }
 
@@ -24,6 +29,7 @@ extension ShopService {
         cartId: String,
         sku: String,
         quantity: Int,
+        customer: String? = nil,
         interruption: (any ShopInterruption)?,
         callbackQueue: DispatchQueue = .global(),
         completion: @escaping @Sendable (Result<Cart, ShopError>) -> Void
@@ -33,12 +39,13 @@ extension ShopService {
             let error = ShopError.invalidQuantity(sku: sku, quantity: quantity, max: maxQuantity)
             return Self.deliver(.failure(error), on: callbackQueue, to: completion)
         }
+        let key = CustomerKey.stored(cartId, customer: customer)
         store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
-            try transaction.lockCart(cartId: cartId)
+            try transaction.lockCart(cartId: key)
             guard let product = try transaction.product(sku: sku) else {
                 throw ShopError.notFound(entity: "product", id: sku)
             }
-            let lines = try transaction.cartLines(cartId: cartId)
+            let lines = try transaction.cartLines(cartId: key)
             let existing = lines.first { $0.sku == sku }
             guard existing != nil || lines.count < ShopLimits.maxCartLines else {
                 throw ShopError.cartFull(cartId: cartId, lines: lines.count, max: ShopLimits.maxCartLines)
@@ -50,9 +57,9 @@ extension ShopService {
                 throw ShopError.invalidQuantity(sku: sku, quantity: overflow ? Int.max : newQuantity, max: maxQuantity)
             }
             let line = CartLine(sku: sku, quantity: newQuantity, unitPriceCents: product.priceCents)
-            try transaction.setCartLine(cartId: cartId, line: line)
+            try transaction.setCartLine(cartId: key, line: line)
             // A total out of range throws, and the write (the line just set) is undone.
-            return try Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId), currency: product.currency)
+            return try Cart(cartId: cartId, lines: try transaction.cartLines(cartId: key), currency: product.currency)
         }, completion: completion)
     }
 
@@ -62,14 +69,16 @@ extension ShopService {
     public func removeFromCart(
         cartId: String,
         sku: String,
+        customer: String? = nil,
         interruption: (any ShopInterruption)?,
         callbackQueue: DispatchQueue = .global(),
         completion: @escaping @Sendable (Result<Cart, ShopError>) -> Void
     ) {
+        let key = CustomerKey.stored(cartId, customer: customer)
         store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
-            try transaction.lockCart(cartId: cartId)
-            try transaction.removeCartLine(cartId: cartId, sku: sku)
-            return try Cart(cartId: cartId, lines: try transaction.cartLines(cartId: cartId), currency: try self.currency(in: transaction))
+            try transaction.lockCart(cartId: key)
+            try transaction.removeCartLine(cartId: key, sku: sku)
+            return try Cart(cartId: cartId, lines: try transaction.cartLines(cartId: key), currency: try self.currency(in: transaction))
         }, completion: completion)
     }
 
@@ -77,13 +86,15 @@ extension ShopService {
     /// Calls `completion` exactly once, on `callbackQueue`.
     public func clearCart(
         cartId: String,
+        customer: String? = nil,
         interruption: (any ShopInterruption)?,
         callbackQueue: DispatchQueue = .global(),
         completion: @escaping @Sendable (Result<Cart, ShopError>) -> Void
     ) {
+        let key = CustomerKey.stored(cartId, customer: customer)
         store.write(interruption: interruption, callbackQueue: callbackQueue, { transaction in
-            try transaction.lockCart(cartId: cartId)
-            try transaction.clearCart(cartId: cartId)
+            try transaction.lockCart(cartId: key)
+            try transaction.clearCart(cartId: key)
             return try Cart(cartId: cartId, lines: [], currency: try self.currency(in: transaction))
         }, completion: completion)
     }

@@ -48,7 +48,7 @@ extension ShopService {
     /// one consistent snapshot, in constant memory (`shop-rpc export orders`).
     /// - Throws: as `exportProducts`.
     public func exportOrders(since: OrderTime?, _ body: (Order) throws -> Void) throws {
-        try store.exportOrders(since: since?.stamp, body)
+        try store.exportOrders(since: since?.stamp) { try body($0.presented()) }
     }
 
     /// Calls `body` with each stock ledger row made at or after `since` (all when nil), in ledger

@@ -219,9 +219,10 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         func cartLines(cartId: String) -> [CartLine] { state.carts[cartId] ?? [] }
         func order(id: String) -> Order? { state.orders.first { $0.order.orderId == id }?.order }
 
-        func orders(cartId: String?, beforeSequence: Int64?, limit: Int) -> [StoredOrder] {
+        func orders(cartId: String?, customerPrefix: String?, beforeSequence: Int64?, limit: Int) -> [StoredOrder] {
             Array(state.orders.reversed()
                 .filter { $0.sequence < (beforeSequence ?? .max) && (cartId == nil || $0.order.cartId == cartId) }
+                .filter { cartId != nil || customerPrefix.map($0.order.cartId.hasPrefix) ?? true }
                 .prefix(limit))
         }
 

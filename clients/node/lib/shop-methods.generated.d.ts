@@ -100,6 +100,8 @@ export interface Order {
   cancelledAt?: string;
   /** The reason the cancel gave, if any. */
   cancelReason?: string;
+  /** The customer whose session placed it (--customer); absent for an order placed without one. */
+  customer?: string;
 }
 
 /** One page of orders, newest first. */
@@ -188,8 +190,8 @@ export interface ShopMethods {
   /** `orders.get`: One order. */
   ordersGet(orderId: string, options?: CallOptions): Promise<Order>;
 
-  /** `orders.list`: Orders, newest first, optionally of one cart. */
-  ordersList(query?: { cartId?: string; cursor?: string; limit?: number }, options?: CallOptions): Promise<OrderPage>;
+  /** `orders.list`: Orders, newest first, optionally of one cart; a customer's session lists its own only. */
+  ordersList(query?: { cartId?: string; cursor?: string; limit?: number; customer?: string }, options?: CallOptions): Promise<OrderPage>;
 
   /** `admin.stock.adjust`: Adds (or with a negative delta takes) units of a sku, for a reason: received, correction, damaged, returned or other. */
   adminStockAdjust(sku: string, delta: number, reason: 'received' | 'correction' | 'damaged' | 'returned' | 'other', options?: ActingCallOptions): Promise<StockLevel>;

@@ -239,11 +239,13 @@ export class ShopMethods extends RPCClient {
   }
 
   /**
-   * `orders.list`: Orders, newest first, optionally of one cart.
+   * `orders.list`: Orders, newest first, optionally of one cart; a customer's session lists its own only.
    * @param {object} [query] not sent when `undefined`
    * @param {string} [query.cartId] Only orders placed from this cart.
    * @param {string} [query.cursor] The nextCursor of the page before; absent for the first page.
    * @param {number} [query.limit] Most items to return, 1 to 200 (default 50).
+   * @param {string} [query.customer] Only this customer's orders (cartId is then this customer's cart).
+   *   Operators only: a server with --customer, or without the admin scope, refuses it (-32602).
    * @param {import('../index.js').CallOptions} [options] the server's deadline for this method is 30000 ms
    * @returns {Promise<import('../index.js').OrderPage>}
    * @throws {ShopError} (rejects, 1006 `InvalidCursor`) A cursor is not one this listing issued.
@@ -254,8 +256,8 @@ export class ShopMethods extends RPCClient {
    * @throws {StoreBusyError} (rejects, 1010 `StoreBusy`) Another writer held the store too long; nothing was
    *   changed, and the call may be made again.
    */
-  ordersList({ cartId, cursor, limit } = {}, options) {
-    return this.call('orders.list', definedMembers({ cartId, cursor, limit }), options);
+  ordersList({ cartId, cursor, limit, customer } = {}, options) {
+    return this.call('orders.list', definedMembers({ cartId, cursor, limit, customer }), options);
   }
 
   /**

@@ -122,6 +122,8 @@ class Order(_OrderRequired, total=False):
     cancelledAt: str
     #: The reason the cancel gave, if any.
     cancelReason: str
+    #: The customer whose session placed it (--customer); absent for an order placed without one.
+    customer: str
 
 class _OrderPageRequired(TypedDict):
     #: The page's orders.

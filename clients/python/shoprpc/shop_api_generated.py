@@ -353,15 +353,19 @@ class ShopOperations:
         cart_id: Optional[str] = None,
         cursor: Optional[str] = None,
         limit: Optional[int] = None,
+        customer: Optional[str] = None,
         *,
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
     ) -> OrderPage:
-        """``orders.list``: Orders, newest first, optionally of one cart.
+        """``orders.list``: Orders, newest first, optionally of one cart; a customer's session lists its own
+        only.
 
         :param cart_id: Only orders placed from this cart. Not sent when ``None``.
         :param cursor: The nextCursor of the page before; absent for the first page. Not sent when ``None``.
         :param limit: Most items to return, 1 to 200 (default 50). Not sent when ``None``.
+        :param customer: Only this customer's orders (cartId is then this customer's cart). Operators only: a
+            server with --customer, or without the admin scope, refuses it (-32602). Not sent when ``None``.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
@@ -373,7 +377,7 @@ class ShopOperations:
         :raises ~shoprpc.StoreBusyError: Another writer held the store too long; nothing was changed, and the
             call may be made again.
         """
-        params = present({"cartId": cart_id, "cursor": cursor, "limit": limit})
+        params = present({"cartId": cart_id, "cursor": cursor, "limit": limit, "customer": customer})
         return cast(OrderPage, self.call("orders.list", params, timeout, progress=progress))
 
     def admin_stock_adjust(
@@ -839,15 +843,19 @@ class AsyncShopOperations:
         cart_id: Optional[str] = None,
         cursor: Optional[str] = None,
         limit: Optional[int] = None,
+        customer: Optional[str] = None,
         *,
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
     ) -> OrderPage:
-        """``orders.list``: Orders, newest first, optionally of one cart.
+        """``orders.list``: Orders, newest first, optionally of one cart; a customer's session lists its own
+        only.
 
         :param cart_id: Only orders placed from this cart. Not sent when ``None``.
         :param cursor: The nextCursor of the page before; absent for the first page. Not sent when ``None``.
         :param limit: Most items to return, 1 to 200 (default 50). Not sent when ``None``.
+        :param customer: Only this customer's orders (cartId is then this customer's cart). Operators only: a
+            server with --customer, or without the admin scope, refuses it (-32602). Not sent when ``None``.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
@@ -859,7 +867,7 @@ class AsyncShopOperations:
         :raises ~shoprpc.StoreBusyError: Another writer held the store too long; nothing was changed, and the
             call may be made again.
         """
-        params = present({"cartId": cart_id, "cursor": cursor, "limit": limit})
+        params = present({"cartId": cart_id, "cursor": cursor, "limit": limit, "customer": customer})
         return cast(OrderPage, await self.call("orders.list", params, timeout, progress=progress))
 
     async def admin_stock_adjust(

@@ -31,6 +31,8 @@ enum PostgreSQLSchema {
             try connection.execute(PostgreSQLOrderFunction.create)
             try connection.execute(PostgreSQLOrderFunction.createEarlierSignature)
         },
+        // Customers: keys of no customer that hold a U+001F move behind one (CustomerKey).
+        Migration(version: 7) { connection, _ in try connection.execute(keysOfNoCustomer) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -218,5 +220,14 @@ enum PostgreSQLSchema {
             source TEXT,
             actor TEXT
         );
+        """
+
+    // MARK: - Version 7: customers
+
+    /// The same as SQLite's version 5 (`SQLiteSchema`).
+    private static let keysOfNoCustomer = """
+        UPDATE cart_lines SET cart_id = chr(31) || cart_id WHERE strpos(cart_id, chr(31)) > 0;
+        UPDATE orders SET cart_id = chr(31) || cart_id WHERE strpos(cart_id, chr(31)) > 0;
+        UPDATE orders SET idempotency_key = chr(31) || idempotency_key WHERE strpos(idempotency_key, chr(31)) > 0;
         """
 }

@@ -18,6 +18,7 @@ enum SQLiteSchema {
         },
         Migration(version: 3) { connection, _ in try catalogFiles(connection) },
         Migration(version: 4) { connection, _ in try connection.execute(cancellationAndLedger) },
+        Migration(version: 5) { connection, _ in try connection.execute(keysOfNoCustomer) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -170,5 +171,17 @@ enum SQLiteSchema {
             source TEXT,
             actor TEXT
         );
+        """
+
+    // MARK: - Version 5: customers
+
+    /// Customers' carts and idempotency keys are stored under `customer U+001F id` (`CustomerKey`),
+    /// and an order records its customer in its stored cart key. A key an earlier build wrote
+    /// belongs to no customer: the few that hold a U+001F are moved behind one (an empty customer
+    /// part), where `CustomerKey.stored` now keeps such keys, so none passes for a customer's.
+    private static let keysOfNoCustomer = """
+        UPDATE cart_lines SET cart_id = char(31) || cart_id WHERE instr(cart_id, char(31)) > 0;
+        UPDATE orders SET cart_id = char(31) || cart_id WHERE instr(cart_id, char(31)) > 0;
+        UPDATE orders SET idempotency_key = char(31) || idempotency_key WHERE instr(idempotency_key, char(31)) > 0;
         """
 }

@@ -219,12 +219,18 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
             .first.map(withLines)?.order
     }
 
-    func orders(cartId: String?, beforeSequence: Int64?, limit: Int) throws -> [StoredOrder] {
+    func orders(cartId: String?, customerPrefix: String?, beforeSequence: Int64?, limit: Int) throws -> [StoredOrder] {
         let before = beforeSequence ?? Int64.max
         let headers = if let cartId {
             try query(
                 "SELECT \(ShopRows.orderColumns) FROM orders WHERE cart_id = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3",
                 [cartId, before, limit], row: ShopRows.orderHeader
+            )
+        } else if let customerPrefix {
+            // One customer's: newest first, skipping the others' (no index on the customer yet).
+            try query(
+                "SELECT \(ShopRows.orderColumns) FROM orders WHERE substr(cart_id, 1, length(?1)) = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3",
+                [customerPrefix, before, limit], row: ShopRows.orderHeader
             )
         } else {
             try query(

@@ -94,6 +94,29 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertNil(movements.first?.actor)
     }
 
+    /// A database from the build before version 7 (no customers), whose cart and order ids may
+    /// hold a U+001F: they stay of no customer (as SQLite's `DatabaseFileTests`).
+    func test_open_databaseFromVersion6_keysHoldingTheSeparator_stayOfNoCustomer() throws {
+        let admin = try PostgreSQLConnection(uri: database.uri)
+        try Self.migrate(admin, toVersion: 6)
+        try admin.execute("""
+            INSERT INTO cart_lines (cart_id, sku, quantity, unit_price_cents) VALUES ('alice' || chr(31) || 'c-1', 'SKU-0002', 1, 100);
+            INSERT INTO orders (order_id, cart_id, idempotency_key, total_cents, currency, status, created_at)
+                VALUES ('ord_00000000000000bb', 'alice' || chr(31) || 'c-1', 'alice' || chr(31) || 'k', 100, 'USD', 'placed', '2026-01-01T00:00:00.000Z');
+            INSERT INTO order_lines (order_seq, line_no, sku, quantity, unit_price_cents)
+                SELECT seq, 0, 'SKU-0002', 1, 100 FROM orders WHERE order_id = 'ord_00000000000000bb';
+            """)
+        let service = try ShopService.open(path: database.uri)
+        XCTAssertEqual(try admin.query("SELECT max(version) FROM shop_schema_version", []) { $0.int(0) }, [PostgreSQLSchema.latestVersion])
+        let order = try service.order(id: "ord_00000000000000bb", interruption: nil)
+        XCTAssertNil(order.customer)
+        XCTAssertEqual(order.cartId, "alice\u{1F}c-1")
+        XCTAssertEqual(try service.cart(id: "alice\u{1F}c-1", interruption: nil).lines.map(\.sku), ["SKU-0002"])
+        XCTAssertThrowsError(try service.order(id: "ord_00000000000000bb", customer: "alice", interruption: nil))
+        XCTAssertEqual(try service.listOrders(cartId: nil, customer: "alice", cursor: nil, limit: 10, interruption: nil).items, [])
+        XCTAssertEqual(try service.cart(id: "c-1", customer: "alice", interruption: nil).lines, [])
+    }
+
     /// Makes the empty database what a build whose schema ended at `version` left: its migrations
     /// as they shipped, on the demo catalog.
     private static func migrate(_ connection: PostgreSQLConnection, toVersion version: Int) throws {

@@ -110,6 +110,39 @@ final class DatabaseFileTests: XCTestCase {
         try assertLedgerInvariant(service, skus: ["SKU-0009"], levelsBefore: ["SKU-0009": level])
     }
 
+    /// A file from the build before version 5 (no customers), whose cart and order ids may hold a
+    /// U+001F: they stay of no customer, so no customer's session sees them, and a session
+    /// without a customer still finds them under the ids it gave.
+    func test_open_fileFromVersion4_keysHoldingTheSeparator_stayOfNoCustomer() throws {
+        let cartId = "alice\u{1F}c-1"
+        let placed: Order
+        do {
+            let service = try ShopService.open(path: database.path)
+            _ = try service.addToCartAndWait(cartId, "SKU-0009", 3).get()
+            placed = try service.placeOrderAndWait(cartId, key: "alice\u{1F}k").get()
+            _ = try service.addToCartAndWait(cartId, "SKU-0002", 1).get()
+        }
+        XCTAssertNil(placed.customer)
+        XCTAssertEqual(placed.cartId, cartId)
+        // As an earlier build stored them: the keys as the client gave them.
+        let connection = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
+        try connection.execute("""
+            UPDATE cart_lines SET cart_id = substr(cart_id, 2);
+            UPDATE orders SET cart_id = substr(cart_id, 2), idempotency_key = substr(idempotency_key, 2);
+            PRAGMA user_version = 4;
+            """)
+        XCTAssertEqual(try connection.query("SELECT cart_id FROM orders", []) { $0.text(0) }, [cartId])
+        let service = try ShopService.open(path: database.path)
+        XCTAssertEqual(try connection.query("PRAGMA user_version", []) { $0.int(0) }, [SQLiteSchema.latestVersion])
+
+        XCTAssertEqual(try service.order(id: placed.orderId, interruption: nil), placed)
+        XCTAssertEqual(try service.cart(id: cartId, interruption: nil).lines.map(\.sku), ["SKU-0002"])
+        XCTAssertEqual(try service.placeOrderAndWait(cartId, key: "alice\u{1F}k").get(), placed, "its key still answers its order")
+        XCTAssertThrowsError(try service.order(id: placed.orderId, customer: "alice", interruption: nil))
+        XCTAssertEqual(try service.listOrders(cartId: nil, customer: "alice", cursor: nil, limit: 10, interruption: nil).items, [])
+        XCTAssertEqual(try service.cart(id: "c-1", customer: "alice", interruption: nil).lines, [])
+    }
+
     func test_open_unwritableLocation_failsWithStorageError() {
         XCTAssertThrowsError(try ShopService.open(path: "/proc/shop-rpc-test/shop.sqlite")) {
             guard case .storage? = $0 as? ShopError else { return XCTFail("\($0)") }
