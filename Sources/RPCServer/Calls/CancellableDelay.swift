@@ -1,4 +1,5 @@
 import Dispatch
+import SharedSupport
 
 /// Runs one of two actions, exactly once: `then` after a delay, or `orElse` as soon as the token
 /// is cancelled, whichever comes first. Used for `--simulate-latency`, so an injected delay is

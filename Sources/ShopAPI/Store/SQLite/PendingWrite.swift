@@ -1,4 +1,4 @@
-import Synchronization
+import SharedSupport
 
 /// One submitted write operation, type-erased so operations with different results can share a
 /// group. Its `perform` or `fail` is called exactly once: by the writer, which claims it before
@@ -12,7 +12,7 @@ struct PendingWrite: Sendable {
     let perform: @Sendable (any ShopOrderTransaction) throws -> @Sendable () -> Void
     /// Delivers a failure.
     let fail: @Sendable (ShopError) -> Void
-    private let claimed = Claim()
+    private let claimed = OneShot()
 
     init(interruption: (any ShopInterruption)?,
          perform: @escaping @Sendable (any ShopOrderTransaction) throws -> @Sendable () -> Void,
@@ -24,10 +24,6 @@ struct PendingWrite: Sendable {
 
     /// Takes the write over: true for the first caller only (the writer or the interruption).
     func claim() -> Bool {
-        claimed.flag.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-    }
-
-    private final class Claim: Sendable {
-        let flag = Atomic<Bool>(false)
+        claimed.claim()
     }
 }
