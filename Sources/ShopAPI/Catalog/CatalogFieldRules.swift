@@ -16,11 +16,17 @@ enum CatalogFieldRules {
     static func checkIdentifier(_ value: String) -> String? {
         if value.isEmpty { return "empty" }
         if let lengthError = checkLength(value, max: CatalogLimits.maxIdentifierLength) { return lengthError }
-        if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) || containsC1Control(value) { return "contains a control character" }
+        if containsControlCharacter(value) { return "contains a control character" }
         if isWhitespace(value.unicodeScalars.first!) || isWhitespace(value.unicodeScalars.last!) {
             return "\(quoted(value)) begins or ends with white space"
         }
         return nil
+    }
+
+    /// Whether `value` holds a control character: C0 (U+0000…U+001F), DEL or C1 (U+0080…U+009F),
+    /// Unicode's general category Cc. Read byte by byte, as an import checks every row's.
+    static func containsControlCharacter(_ value: String) -> Bool {
+        value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) || containsC1Control(value)
     }
 
     /// Whether `value` holds U+0080…U+009F (in UTF-8, 0xC2 then 0x80…0x9F).

@@ -15,8 +15,7 @@ public enum CustomerKey {
     /// Whether `customer` can name a customer: non-empty, at most `maxBytes` bytes, no control
     /// characters (Unicode general category Cc).
     public static func isValidCustomer(_ customer: String) -> Bool {
-        !customer.isEmpty && customer.utf8.count <= maxBytes
-            && !customer.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        !customer.isEmpty && customer.utf8.count <= maxBytes && !CatalogFieldRules.containsControlCharacter(customer)
     }
 
     /// The key the store holds for a client's `id` (a cart id, an idempotency key) in `customer`'s
