@@ -100,16 +100,24 @@ final class EngineInterruptionReplyTests: XCTestCase {
 
     // MARK: - Cancel and shutdown
 
-    func test_cancelWhileRunning_isAnsweredWithWhatTheWorkDid() {
+    /// Two saves running on one engine, id 1 committing anyway and id 2 rolling back once
+    /// interrupted; `interrupt` interrupts both, and the replies come back by id.
+    private func twoRunningSaves(interruptedBy interrupt: (RPCEngine, ReplyCollector) -> Void) -> [Int: JSONValue] {
         let started = HandlerLog()
         let engine = engine(started: started)
         let collector = ReplyCollector()
         submit(engine, collector, request(1, "save", ["commitAnyway": true, "key": "kept"]))
         submit(engine, collector, request(2, "save", ["commitAnyway": false, "key": "undone"]))
         eventually { started.started == 2 }
-        submit(engine, collector, cancel(1))
-        submit(engine, collector, cancel(2))
-        let replies = Dictionary(uniqueKeysWithValues: collector.wait(for: 2).map { (Self.id($0) ?? -1, $0) })
+        interrupt(engine, collector)
+        return Dictionary(uniqueKeysWithValues: collector.wait(for: 2).map { (Self.id($0) ?? -1, $0) })
+    }
+
+    func test_cancelWhileRunning_isAnsweredWithWhatTheWorkDid() {
+        let replies = twoRunningSaves { engine, collector in
+            submit(engine, collector, cancel(1))
+            submit(engine, collector, cancel(2))
+        }
         XCTAssertEqual(replies[1]?["result"]?["saved"], "kept", "\(replies)")
         XCTAssertEqual(replies[2]?["error"]?["code"], -32800, "\(replies)")
         XCTAssertEqual(replies[2]?["error"]?["data"]?["type"], "Cancelled")
@@ -117,14 +125,7 @@ final class EngineInterruptionReplyTests: XCTestCase {
     }
 
     func test_shutdownWhileRunning_waitsForTheWork_andAnswersWithWhatItDid() {
-        let started = HandlerLog()
-        let engine = engine(started: started)
-        let collector = ReplyCollector()
-        submit(engine, collector, request(1, "save", ["commitAnyway": true, "key": "kept"]))
-        submit(engine, collector, request(2, "save", ["commitAnyway": false, "key": "undone"]))
-        eventually { started.started == 2 }
-        engine.abortAllInflight()
-        let replies = Dictionary(uniqueKeysWithValues: collector.wait(for: 2).map { (Self.id($0) ?? -1, $0) })
+        let replies = twoRunningSaves { engine, _ in engine.abortAllInflight() }
         XCTAssertEqual(replies[1]?["result"]?["saved"], "kept", "\(replies)")
         XCTAssertEqual(replies[2]?["error"]?["data"]?["type"], "ShuttingDown", "\(replies)")
     }
