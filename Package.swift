@@ -20,7 +20,8 @@ let package = Package(
     ],
     targets: [
         // What the engine and the shop both use, and nothing else: `Locked` (a lock ThreadSanitizer
-        // can see), whole writes to a file descriptor, and the process's stderr log. Package access only.
+        // can see), a flag claimed once (`OneShot`), whole writes to a file descriptor, and the
+        // process's stderr log. Package access only.
         .target(name: "SharedSupport", swiftSettings: strict),
         // The generic JSON-RPC 2.0 engine: framing, codec, calls, deadlines, stdio transport.
         .target(name: "RPCServer", dependencies: ["SharedSupport"], swiftSettings: strict),
