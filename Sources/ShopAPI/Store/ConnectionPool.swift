@@ -30,6 +30,8 @@ final class ConnectionPool<Connection: PooledConnection>: @unchecked Sendable { 
     private var openCount: Int
     /// When opening may be tried again after a failure; nil: always. Guarded by `condition`.
     private var backoff: ReconnectBackoff?
+    /// Whether the pool has a backoff at all: fixed at `init`, so it is read without the lock.
+    private let isPaced: Bool
     private let now: @Sendable () -> UInt64
 
     /// A pool of at most `capacity` connections, starting with `connections`, opening more with
@@ -45,6 +47,7 @@ final class ConnectionPool<Connection: PooledConnection>: @unchecked Sendable { 
         self.idle = connections
         self.openCount = connections.count
         self.backoff = backoff
+        self.isPaced = backoff != nil
         self.now = now
         self.openConnection = openConnection
     }
@@ -109,7 +112,7 @@ final class ConnectionPool<Connection: PooledConnection>: @unchecked Sendable { 
         condition.unlock()
         do {
             let connection = try openConnection()
-            if backoff != nil {
+            if isPaced {
                 condition.lock()
                 backoff?.recordSuccess()
                 condition.unlock()

@@ -101,4 +101,42 @@ final class ConnectionPoolReconnectTests: XCTestCase {
             XCTAssertTrue(String(describing: borrowError(pool)!).contains("50 ms"))
         }
     }
+
+    /// Two callers that open connections at the same time: each opening records its success while
+    /// the other reads the pool's state. Run under ThreadSanitizer (scripts/test's TSan part), this
+    /// is the race a PostgreSQL server of the integration tests once hit; the openers meet at a
+    /// rendezvous so that both openings are in flight together on every run.
+    func test_twoOpeningsAtOnce_bothConnect_andTheBackoffStaysAtRest() {
+        let arrived = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+        let openings = Locked(0)
+        let pool = ConnectionPool<FakeConnection>(
+            capacity: 2, backoff: ReconnectBackoff(initialMilliseconds: 50, maximumMilliseconds: 2_000)
+        ) {
+            let mine = openings.withLock { count in
+                count += 1
+                return count - 1
+            }
+            if mine < 2 {
+                arrived[mine].signal()
+                _ = arrived[1 - mine].wait(timeout: .now() + 30)
+            }
+            return FakeConnection()
+        }
+        let done = DispatchGroup()
+        let failures = Locked([String]())
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: done) {
+                do {
+                    try pool.withConnection(interruption: nil) { _ in }
+                } catch {
+                    failures.withLock { $0.append(String(describing: error)) }
+                }
+            }
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        XCTAssertEqual(openings.withLock { $0 }, 2, "each caller opened its own connection")
+        XCTAssertNil(borrowError(pool), "both connections are idle now, and lent again")
+        XCTAssertEqual(openings.withLock { $0 }, 2, "without opening a third")
+    }
 }
