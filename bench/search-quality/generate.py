@@ -41,11 +41,11 @@ def compressed(text):
 
 
 def table(judged_lines):
-    rows = ["id\tclass\tsplit\tquery\tgrade 3\tgrade 2\tgrade 1\tintent"]
+    rows = ["id\tclass\tsplit\tquery\twritten from\tgrade 3\tgrade 2\tgrade 1\tintent"]
     for line in judged_lines.splitlines()[1:]:
         q = json.loads(line)
         j = q["judgments"]
-        rows.append("\t".join([q["id"], q["class"], q["split"], q["query"], str(len(j["3"])), str(len(j["2"])),
+        rows.append("\t".join([q["id"], q["class"], q["split"], q["query"], q.get("from", ""), str(len(j["3"])), str(len(j["2"])),
                                str(len(j["1"])), json.dumps(q["intent"], sort_keys=True, ensure_ascii=False)]))
     return "\n".join(rows) + "\n"
 

@@ -189,12 +189,12 @@ def generate(products):
     out = {c: [] for c in CLASSES}
     seen = set()
 
-    def add(cls, query, intent):
+    def add(cls, query, intent, source=None):
         query = query.strip()
         if query.lower() in seen or len(out[cls]) >= PER_CLASS:
             return False
         seen.add(query.lower())
-        out[cls].append({"query": query, "intent": intent})
+        out[cls].append({"query": query, "intent": intent, **({"from": source} if source else {})})
         return True
 
     def base_query():
@@ -226,8 +226,8 @@ def generate(products):
     for word in rng.sample(singles, len(singles)):
         add("single_word", word, type_intent(word))
 
-    add("plural", "espresso machines", type_intent("espresso machine"))
-    add("plural", "knives", type_intent("knife"))
+    add("plural", "espresso machines", type_intent("espresso machine"), "espresso machine")
+    add("plural", "knives", type_intent("knife"), "knife")
     for kind in rng.sample(base_types, len(base_types)):
         phrase = rng.choice(literal_phrases(kind))
         words = phrase.split()
@@ -235,10 +235,10 @@ def generate(products):
         inflected = singular_of(last) if last.endswith("s") and not last.endswith("ss") else plural_of(last)
         if inflected == last:
             continue
-        add("plural", " ".join(words[:-1] + [inflected]), type_intent(phrase))
+        add("plural", " ".join(words[:-1] + [inflected]), type_intent(phrase), phrase)
 
-    add("typo_1", "expresso machine", type_intent("espresso machine"))
-    add("typo_1", "grnder", type_intent("grinder"))
+    add("typo_1", "expresso machine", type_intent("espresso machine"), "espresso machine")
+    add("typo_1", "grnder", type_intent("grinder"), "grinder")
     while len(out["typo_1"]) < PER_CLASS:
         text, intent = base_query()
         words = text.split()
@@ -246,7 +246,7 @@ def generate(products):
         if long:
             i = rng.choice(long)
             words[i] = typo(rng, words[i], 1)
-            add("typo_1", " ".join(words), intent)
+            add("typo_1", " ".join(words), intent, text)
     while len(out["typo_2"]) < PER_CLASS:
         text, intent = base_query()
         words = text.split()
@@ -260,18 +260,19 @@ def generate(products):
                 words[i] = typo(rng, words[i], 1)
         else:
             continue
-        add("typo_2", " ".join(words), intent)
+        add("typo_2", " ".join(words), intent, text)
 
-    add("brand_no_apostrophe", "delonghi", {"types": None, "brand": "De'Longhi"})
-    add("brand_no_apostrophe", "kiehls face cream", type_intent("face cream", brand="Kiehl's", brand_hint="Kiehl's"))
+    add("brand_no_apostrophe", "delonghi", {"types": None, "brand": "De'Longhi"}, "De'Longhi")
+    add("brand_no_apostrophe", "kiehls face cream", type_intent("face cream", brand="Kiehl's", brand_hint="Kiehl's"), "Kiehl's face cream")
     punctuated = sorted({t_brand for t in TYPES for t_brand in t["brands"] if brand_words(t_brand) != t_brand.lower()})
     for brand in rng.sample(punctuated, len(punctuated)):
         makes = [t for t in TYPES if brand in t["brands"] and not t["compat"]]
         if len(out["brand_no_apostrophe"]) % 2 == 0 or not makes:
-            add("brand_no_apostrophe", brand_words(brand), {"types": None, "brand": brand})
+            add("brand_no_apostrophe", brand_words(brand), {"types": None, "brand": brand}, brand)
         else:
             phrase = literal_phrases(rng.choice(makes))[0]
-            add("brand_no_apostrophe", f"{brand_words(brand)} {phrase}", type_intent(phrase, brand=brand, brand_hint=brand))
+            add("brand_no_apostrophe", f"{brand_words(brand)} {phrase}", type_intent(phrase, brand=brand, brand_hint=brand),
+                f"{brand} {phrase}")
 
     compounds = [("pourover", "pour-over"), ("pour over dripper", "pour-over dripper"), ("nonstick frying pan", "frying pan"),
                  ("non stick pan", "non-stick pan"), ("tshirt", "t-shirt"), ("t shirt", "t-shirt"), ("wifi router", "wi-fi router"),
@@ -281,7 +282,7 @@ def generate(products):
                  ("coldbrew maker", "cold brew maker"), ("cast-iron skillet", "cast iron skillet"), ("head phones", "headphones"),
                  ("ear buds", "earbuds"), ("goose neck kettle", "gooseneck kettle"), ("frenchpress", "french press")]
     for text, phrase in rng.sample(compounds, len(compounds)):
-        add("compound", text, type_intent(phrase))
+        add("compound", text, type_intent(phrase), phrase)
 
     sized = [p for p in products if p["truth"]["size"] and p["truth"]["size"][1] in MEASURED_UNITS and not TYPE_BY_KEY[p["truth"]["type"]]["compat"]]
     while len(out["number_unit"]) < PER_CLASS:
@@ -333,14 +334,14 @@ def generate(products):
             add("partial_words", f"{first} {head}", type_intent(literal_phrases(kind)[0], brand=t["brand"], brand_hint=t["brand"])
                 if head in literal_phrases(kind)[0].split() else {"types": [t["type"]], "near": [], "brand": t["brand"], "brand_hint": t["brand"]})
 
-    add("prefix", "prot", {"types": ["protein", "protein_bar"], "near": []})
+    add("prefix", "prot", {"types": ["protein", "protein_bar"], "near": []}, "protein")
     while len(out["prefix"]) < PER_CLASS:
         text, intent = base_query()
         words = text.split()
         if len(words[-1]) < 5 or not words[-1].isalpha():
             continue
         words[-1] = words[-1][:rng.randint(3, len(words[-1]) - 1)]
-        add("prefix", " ".join(words), intent)
+        add("prefix", " ".join(words), intent, text)
 
     queries = []
     for cls in CLASSES:
