@@ -262,7 +262,7 @@ TYPES = [
     T("protein", "Whey Protein Powder", "Whey Protein Powders", "protein", ["whey protein", "protein powder", "protein"], G, "WHP",
       "packs 24 g of protein per scoop and mixes without clumps", sizes=[("1", "kg"), ("2", "kg"), ("500", "g"), ("2", "lb"), ("5", "lb")],
       features=["glutenfree", "keto"], brands=["Optimum Nutrition", "Myprotein", "Dymatize", "MuscleTech", "Garden of Life"], flavors=True),
-    T("protein_bar", "Protein Bars", "Protein Bar", "bars", ["protein bars", "protein bar"], G, "PBR",
+    T("protein_bar", "Protein Bars", "Protein Bar", "bars", ["protein bars", "protein bar", "protein"], G, "PBR",
       "carry 20 g of protein in a chewy, satisfying bar", sizes=[("12", "pack"), ("6", "pack")],
       features=["glutenfree", "keto", "vegan"], brands=["Quest", "RXBAR", "Clif Builders", "Barebells", "ONE"], flavors=True),
     T("olive_oil", "Extra Virgin Olive Oil", "Extra Virgin Olive Oils", "oil", ["olive oil", "extra virgin olive oil"], G, "OLV",
