@@ -158,12 +158,14 @@ def markdown(engines, summaries, header, queries):
                f"{len(queries)} queries in {len(CLASSES)} classes: "
                + ", ".join(f"{s} {sum(1 for q in queries if q['split'] == s)}" for s in SPLITS) + ".")
     out.append("")
-    out.append("| engine | split | nDCG@10 | MRR | recall@100 | no result |")
-    out.append("|---|---|--:|--:|--:|--:|")
+    reference = engines[-1].label
+    out.append("| engine | split | nDCG@10 | ÷ reference | MRR | recall@100 | no result |")
+    out.append("|---|---|--:|--:|--:|--:|--:|")
     for e in engines:
         for split in SPLITS:
             o = summaries[e.label][split]["overall"]
-            out.append(f"| {e.label} | {split} | {o['ndcg10']:.3f} | {o['mrr']:.3f} | {o['recall100']:.3f} | {pct(o['zero'])} |")
+            ratio = o["ndcg10"] / summaries[reference][split]["overall"]["ndcg10"]
+            out.append(f"| {e.label} | {split} | {o['ndcg10']:.3f} | {ratio:.2f}× | {o['mrr']:.3f} | {o['recall100']:.3f} | {pct(o['zero'])} |")
     out.append("")
     out.append("nDCG@10 by class, tuning / held-out (no result, tuning / held-out, in brackets):")
     out.append("")
