@@ -216,7 +216,7 @@ def main():
         timing[e.label] = time.perf_counter() - start
         rows = [scores(r, q["judgments"]) for r, q in zip(results, queries)]
         summaries[e.label] = summarize(rows, queries)
-        per_query[e.label] = [{"id": q["id"], "results": len(r), "top3": r[:3], **s} for q, r, s in zip(queries, results, rows)]
+        per_query[e.label] = [{"id": q["id"], "count": len(r), **s, "skus": r} for q, r, s in zip(queries, results, rows)]
         e.close()
 
     print(markdown(engines, summaries, header, queries))
