@@ -148,10 +148,20 @@ def make_product(rng, kind, brand, line, model, compat, size, shade, counters):
     }
 
 
+def in_a_sentence(type_name):
+    """A type's name as a sentence writes it: "Over-Ear Headphones" -> "over-ear headphones", while
+    acronyms and brand-like spellings keep their case ("IPS monitor", "USB-C cable", "microSD card", "Wi-Fi 6 router")."""
+    def part(word):
+        keep = (len(word) > 1 and word.isupper()) or any(c.isdigit() for c in word) or word[1:] != word[1:].lower() \
+            or word in ("Wi", "Fi", "C")
+        return word if keep else word.lower()
+    return " ".join("-".join(part(p) for p in w.split("-")) for w in type_name.split())
+
+
 def describe(rng, kind, brand, line, model, compat_text, written_size, shade, features):
     subject = " ".join(p for p in (brand, line, model) if p)
     article = "" if subject.startswith("The ") else "The "
-    sentences = [f"{article}{subject} {kind['name'].lower()} {kind['use']}."]
+    sentences = [f"{article}{subject} {in_a_sentence(kind['name'])} {kind['use']}."]
     if compat_text:
         sentences.append(f"Made to fit the {compat_text}.")
     sentences += [FEATURES[f] for f in features]
@@ -162,7 +172,7 @@ def describe(rng, kind, brand, line, model, compat_text, written_size, shade, fe
     sentences.append(rng.choice(CATEGORY_SENTENCES[kind["category"]]))
     neighbours = [t for t in TYPES if t["category"] == kind["category"] and t["key"] != kind["key"]]
     if neighbours and rng.random() < 0.5:
-        sentences.append(f"Pairs well with our {rng.choice(neighbours)['name'].lower()}.")
+        sentences.append(f"Pairs well with our {in_a_sentence(rng.choice(neighbours)['name'])}.")
     return " ".join(sentences)
 
 

@@ -93,7 +93,7 @@ KNOWN_LINES = {
     ("Fellow", "kettle"): ["Stagg EKG", "Corvo EKG"],
     ("Bodum", "french_press"): ["Chambord", "Brazil", "Caffettiera"],
     ("KitchenAid", "stand_mixer"): ["Artisan", "Classic", "Pro 600"],
-    ("Apple", "phone_case"): [], ("Oral-B", "toothbrush"): ["iO Series 5", "Pro 1000", "Vitality 100"],
+    ("Oral-B", "toothbrush"): ["iO Series 5", "Pro 1000", "Vitality 100"],
     ("Philips Sonicare", "toothbrush"): ["ProtectiveClean 4100", "DiamondClean 9000"],
     ("Kiehl's", "face_cream"): ["Ultra Facial", "Super Multi-Corrective"],
     ("Optimum Nutrition", "protein"): ["Gold Standard 100%"],
