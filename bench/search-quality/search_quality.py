@@ -45,14 +45,11 @@ SPLITS = ["tuning", "heldout"]
 # MARK: - Engines
 
 class ShopRPC:
-    """One shop-rpc binary: imports the catalog into a fresh store, then serves it over pipes."""
+    """One shop-rpc binary: imports the catalog into `store` (a new SQLite path or an empty
+    PostgreSQL database), then serves it over pipes."""
 
-    def __init__(self, label, binary, work, catalog_path):
+    def __init__(self, label, binary, store, catalog_path):
         self.label, self.binary = label, binary
-        store = os.path.join(work, re.sub(r"[^A-Za-z0-9_.-]", "_", label) + ".sqlite")
-        for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(store + suffix):
-                os.remove(store + suffix)
         start = time.perf_counter()
         run = subprocess.run([binary, "import", "--db", store, catalog_path], capture_output=True, text=True)
         if run.returncode != 0:
@@ -86,6 +83,38 @@ class ShopRPC:
     def close(self):
         self.proc.stdin.close()
         self.proc.wait(timeout=60)
+
+
+def fresh_sqlite(work, label):
+    store = os.path.join(work, re.sub(r"[^A-Za-z0-9_.-]", "_", label) + ".sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(store + suffix):
+            os.remove(store + suffix)
+    return store
+
+
+class PostgresDatabases:
+    """Fresh databases on the cluster `cluster` names, dropped by `drop_all`."""
+
+    def __init__(self, cluster):
+        self.cluster, self.names = cluster, []
+
+    def psql(self, command):
+        subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", self.cluster, "-c", command],
+                       check=True, capture_output=True)
+
+    def new(self):
+        name = f"search_quality_{os.getpid()}_{len(self.names)}"
+        self.psql(f"DROP DATABASE IF EXISTS {name}")
+        self.psql(f"CREATE DATABASE {name}")
+        self.names.append(name)
+        base, _, query = self.cluster.partition("?")
+        return base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
+
+    def drop_all(self):
+        for name in self.names:
+            subprocess.run(["psql", "-X", "-q", "-d", self.cluster, "-c", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"],
+                           capture_output=True)
 
 
 class FTS5Reference:
@@ -188,7 +217,13 @@ def main():
                         help="a shop-rpc binary to measure (repeatable), e.g. 'this build=.build/release/shop-rpc'")
     parser.add_argument("--work", default=os.environ.get("BENCH_WORK", "/tmp/shop-rpc-search-quality"))
     parser.add_argument("--json", help="where to write the JSON results (default WORK/search-quality.json)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="also serve each binary from a fresh PostgreSQL database on the cluster SHOP_RPC_TEST_POSTGRES_URI "
+                             "names (scripts/with-postgres), and say whether both stores return the same products in the same order")
     args = parser.parse_args()
+    cluster = os.environ.get("SHOP_RPC_TEST_POSTGRES_URI")
+    if args.postgres and not cluster:
+        sys.exit("--postgres needs SHOP_RPC_TEST_POSTGRES_URI (run under scripts/with-postgres)")
     os.makedirs(args.work, exist_ok=True)
 
     header, queries = generate.read_judgments()
@@ -201,14 +236,26 @@ def main():
     with open(catalog_path, "w") as f:
         f.write(text)
 
-    engines = []
-    for spec in args.binary:
-        label, sep, path = spec.partition("=")
-        if not sep:
-            label, path = os.path.basename(spec), spec
-        engines.append(ShopRPC(label, os.path.abspath(path), args.work, catalog_path))
-    engines.append(FTS5Reference(products))
+    engines, pairs = [], []
+    databases = PostgresDatabases(cluster) if args.postgres else None
+    try:
+        for spec in args.binary:
+            label, sep, path = spec.partition("=")
+            if not sep:
+                label, path = os.path.basename(spec), spec
+            engines.append(ShopRPC(label, os.path.abspath(path), fresh_sqlite(args.work, label), catalog_path))
+            if databases:
+                engines.append(ShopRPC(f"{label} on PostgreSQL", os.path.abspath(path), databases.new(), catalog_path))
+                pairs.append((label, f"{label} on PostgreSQL"))
+        engines.append(FTS5Reference(products))
+        run_all(engines, queries, header, pairs, args)
+    finally:
+        if databases:
+            databases.drop_all()
 
+
+def run_all(engines, queries, header, pairs, args):
+    """Sends every query to every engine, prints the report and writes the JSON."""
     summaries, per_query, timing = {}, {}, {}
     for e in engines:
         start = time.perf_counter()
@@ -221,6 +268,10 @@ def main():
 
     print(markdown(engines, summaries, header, queries))
     print()
+    for sqlite_label, postgres_label in pairs:
+        differ = [a["id"] for a, b in zip(per_query[sqlite_label], per_query[postgres_label]) if a["skus"] != b["skus"]]
+        print(f"- {sqlite_label}: SQLite and PostgreSQL return the same products in the same order for "
+              f"{len(queries) - len(differ)} of {len(queries)} queries" + (f" (not: {', '.join(differ[:10])})" if differ else ""))
     for e in engines:
         extra = f", import {e.import_seconds:.1f} s {e.import_summary}" if isinstance(e, ShopRPC) else ""
         print(f"- {e.label}: {e.version}; {len(queries)} searches in {timing[e.label]:.1f} s, {e.errors} error replies{extra}")
