@@ -6,9 +6,10 @@
   generate.py catalog FILE.csv     writes the catalog CSV (not committed: the runner writes it to its work dir)
   generate.py check                checks that judgments.jsonl.gz is what the generator gives today
 
-judgments.jsonl.gz (gzip, 0.1 MB; 0.65 MB of JSON lines) is committed and is the benchmark: its first line names the catalog it grades
-(product count and the SHA-256 of the CSV), every other line is one query with its class, its
-split, the intent it was written from and its graded judgments. It is written once, before any
+judgments.jsonl.gz (gzip: 0.08 MB for 0.65 MB of JSON lines) is committed and is the benchmark:
+its first line names the catalog it grades (product count and the SHA-256 of the CSV), every
+other line is one query with its class, its split, the intent it was written from, the text it
+was typed from (for rewritten queries) and its graded judgments. It is written once, before any
 tuning; a change to the generator that changes it is a new benchmark, not a tuning step.
 """
 import gzip
