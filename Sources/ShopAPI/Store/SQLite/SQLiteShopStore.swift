@@ -207,14 +207,17 @@ final class SQLiteShopStore: ShopStore {
         }
     }
 
-    func exportProducts(_ body: (Product, Int) throws -> Void) throws {
+    func exportProducts(_ body: (Product, ProductStatus, Int) throws -> Void) throws {
         try onExportSnapshot { connection in
             try connection.forEachRow(
                 """
-                SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p
-                LEFT JOIN stock s ON s.sku = p.sku WHERE p.archived = 0 ORDER BY p.sku
+                SELECT \(ShopRows.storedProductColumns) FROM products p INDEXED BY products_by_seq
+                LEFT JOIN stock s ON s.sku = p.sku WHERE p.status <> 'archived' ORDER BY p.seq
                 """, []
-            ) { row in try body(ShopRows.product(row), row.int(6)) }
+            ) { row in
+                let stored = ShopRows.storedProduct(row)
+                try body(stored.product, stored.status, stored.stock)
+            }
         }
     }
 
