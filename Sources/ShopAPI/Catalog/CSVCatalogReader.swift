@@ -7,8 +7,9 @@ struct CSVCatalogReader<Source: ByteSource> {
     private var columns: [CatalogColumn?] = []
     private var headerRead = false
     private var skuPosition: Int?
-    /// Whether the header has a `handle` column (then empty product fields are filled down).
-    private var hasHandleColumn = false
+    /// Where the header has a `handle` column: a row that gives a handle has its empty product
+    /// fields filled down.
+    private var handlePosition: Int?
     private var skus = SKUIndex()
     var errors = CatalogFileErrors()
     private(set) var rowsRead = 0
@@ -66,7 +67,7 @@ struct CSVCatalogReader<Source: ByteSource> {
             columns.append(column)
         }
         skuPosition = columns.firstIndex(of: .sku)
-        hasHandleColumn = columns.contains(.handle)
+        handlePosition = columns.firstIndex(of: .handle)
         if skuPosition == nil {
             errors.append(line: line, field: "header", message: "no sku column; the columns are \(CatalogColumn.acceptedList) (sku is required)")
         }
@@ -91,6 +92,7 @@ struct CSVCatalogReader<Source: ByteSource> {
         // One pass over the whole record instead of a validation per field, for the usual
         // all-ASCII record (the per-field validation is a generic, unspecialised call).
         let isASCII = fields.isASCII
+        let hasHandle = handlePosition.map { position in fields.withBytes(at: position) { !$0.isEmpty } } ?? false
         for (position, column) in columns.enumerated() {
             guard let column else { continue }
             switch column {
@@ -110,9 +112,9 @@ struct CSVCatalogReader<Source: ByteSource> {
                 }
                 // Without the quote an export put in front of a formula-like value.
                 let value = CSVTextCell.restored(cell)
-                // With a handle column, an empty cell of a product field (or an option) is not
+                // On a row with a handle, an empty cell of a product field (or an option) is not
                 // given: the handle's first row gives it (CatalogVariantGroups fills it down).
-                if value.isEmpty && column.emptyIsAbsent(withHandles: hasHandleColumn) {
+                if value.isEmpty && column.emptyIsAbsent(withHandle: hasHandle) {
                     continue
                 }
                 if let message = Self.check(column, value) {

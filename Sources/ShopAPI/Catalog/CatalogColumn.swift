@@ -36,13 +36,15 @@ extension CatalogColumn {
     }
 
     /// Whether an empty CSV cell of the column means "not given": always for the columns of
-    /// products with variants (handle, brand, status, options), and for every product field in a
-    /// file with a `handle` column (filled down from the handle's first row). Otherwise an empty
-    /// cell is a value, checked as today (an empty description clears it, an empty name is wrong).
-    func emptyIsAbsent(withHandles: Bool) -> Bool {
+    /// products with variants (handle, brand, status, options), and for every product field (and
+    /// the currency) of a row that gives a handle (filled down from the handle's first row; the
+    /// store's currency). Otherwise an empty cell
+    /// is a value, checked as for a file without these columns (an empty description clears it,
+    /// an empty name is wrong).
+    func emptyIsAbsent(withHandle: Bool) -> Bool {
         switch self {
         case .handle, .brand, .status: true
-        default: isOptionColumn || (withHandles && isProductField)
+        default: isOptionColumn || (withHandle && (isProductField || self == .currency))
         }
     }
 }
