@@ -9,7 +9,7 @@ import ShopAPI
 
 extension Product: DeclaredResult, JSONWritable {
     static let title = "Product"
-    static let summary = "A product of the catalog."
+    static let summary = "One SKU of the catalog (a variant), with its product's fields and its options."
     static let fields: [ResultField<Product>] = [
         .string("sku", { $0.sku }, "The product's stock-keeping unit, its key."),
         .string("name", { $0.name }, "The product's name."),
