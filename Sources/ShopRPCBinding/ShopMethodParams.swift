@@ -182,6 +182,6 @@ struct ProductsUpsertParams: DeclaredParams {
 struct ProductsArchiveParams: DeclaredParams {
     var skus: [String] = []
     static let fields: [ParamField<Self>] = [
-        .identifiers("skus", \.skus, count: productsPerCall, noun: "skus", "The SKUs of the products to archive."),
+        .identifiers("skus", \.skus, count: productsPerCall, noun: "skus", "The SKUs of the products to archive (a variant's SKU archives its whole product)."),
     ]
 }

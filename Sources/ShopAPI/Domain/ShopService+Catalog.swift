@@ -41,12 +41,14 @@ extension ShopService {
                                                     available: $0.available) })
     }
 
-    /// The product with `sku`; `.notFound(entity: "product")` if there is none (or it was archived).
-    /// How many products the catalog holds (archived ones not counted), only `category`'s when given.
+    /// How many products the catalog holds (drafts and archived ones not counted; a product counts
+    /// once, whatever its variants), only `category`'s when given.
     public func countProducts(category: String?, interruption: (any ShopInterruption)?) throws -> ProductCount {
         ProductCount(count: try store.readOneStatement(interruption: interruption) { try $0.productCount(category: category) })
     }
 
+    /// The variant with `sku`, with its product's fields; `.notFound(entity: "product")` if there
+    /// is none (or its product is a draft or archived).
     public func product(sku: String, interruption: (any ShopInterruption)?) throws -> Product {
         let found = try store.readOneStatement(interruption: interruption) { try $0.product(sku: sku) }
         guard let found else { throw ShopError.notFound(entity: "product", id: sku) }

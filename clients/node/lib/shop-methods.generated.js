@@ -349,7 +349,7 @@ export class ShopMethods extends RPCClient {
   /**
    * `admin.products.archive`: Takes products out of the catalog as an import with --replace does (their stock
    * and orders kept); all or nothing.
-   * @param {string[]} skus The SKUs of the products to archive.
+   * @param {string[]} skus The SKUs of the products to archive (a variant's SKU archives its whole product).
    * @param {import('../index.js').ActingCallOptions} [options] the server's deadline for this method is 30000
    *   ms; `actor` is sent as `_meta.actor`
    * @returns {Promise<import('../index.js').ProductsArchived>}

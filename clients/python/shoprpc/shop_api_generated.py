@@ -517,7 +517,7 @@ class ShopOperations:
         """``admin.products.archive``: Takes products out of the catalog as an import with --replace does (their
         stock and orders kept); all or nothing.
 
-        :param skus: The SKUs of the products to archive.
+        :param skus: The SKUs of the products to archive (a variant's SKU archives its whole product).
         :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
             rows.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
@@ -1035,7 +1035,7 @@ class AsyncShopOperations:
         """``admin.products.archive``: Takes products out of the catalog as an import with --replace does (their
         stock and orders kept); all or nothing.
 
-        :param skus: The SKUs of the products to archive.
+        :param skus: The SKUs of the products to archive (a variant's SKU archives its whole product).
         :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
             rows.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
