@@ -52,8 +52,10 @@ enum CatalogRowMerge {
 
     /// Applies `row` to `existing` (nil for a SKU the store does not have) in a store selling in
     /// `currency`. `sibling` is a variant of the product `row.handle` names, when the store has
-    /// it and `existing` is nil.
-    static func merge(_ row: CatalogRow, into existing: StoredProduct?, sibling: StoredProduct? = nil, currency: String) -> Outcome {
+    /// it and `existing` is nil. `valuesTakenBy` is the SKU of another variant of the product the
+    /// store has with the row's `optionValues` (`needsValuesCheck` says when to look it up).
+    static func merge(_ row: CatalogRow, into existing: StoredProduct?, sibling: StoredProduct? = nil, valuesTakenBy: String? = nil,
+                      currency: String) -> Outcome {
         var errors: [RowError] = []
         if let given = row.currency, given != currency {
             errors.append(RowError(field: "currency", message: "\(given) is not the store's currency, \(currency): a store sells in one currency"))
@@ -85,6 +87,9 @@ enum CatalogRowMerge {
             errors.append(RowError(field: "option\(max(names.count, oldNames.count))Name",
                                    message: "\(CatalogFieldRules.quoted(old.handle)) has \(oldNames.count) option name\(oldNames.count == 1 ? "" : "s"); a product's number of options cannot change"))
         }
+        if let other = valuesTakenBy, let given = row.optionValues, !given.isEmpty {
+            errors.append(RowError(field: "option1Value", message: "\(other) is the variant \(CatalogFieldRules.quoted(given.joined(separator: " / "))) of \(CatalogFieldRules.quoted(old.handle)) already; two variants of a product cannot have the same option values"))
+        }
         let values = existing == nil ? row.optionValues : row.optionValues ?? old.options.map(\.value)
         let options = self.options(names: names, values: values, errors: &errors)
         guard errors.isEmpty else { return .rejected(errors) }
@@ -101,6 +106,14 @@ enum CatalogRowMerge {
         let stock = row.stock.flatMap { $0 == existing.stock ? nil : $0 }
         guard productChanged || product != old else { return .keep(stock: stock) }
         return .update(product, status: status, stock: stock, productChanged: productChanged)
+    }
+
+    /// Whether applying `row` to a variant of the stored product `base` (the row's own, or one of
+    /// the product it joins) needs to know which other variant of the product, if any, has the
+    /// option values the row gives: when it gives some and they are not the variant's own.
+    static func needsValuesCheck(_ row: CatalogRow, existing: StoredProduct?) -> Bool {
+        guard let values = row.optionValues, !values.isEmpty else { return false }
+        return existing.map { $0.product.options.map(\.value) != values } ?? true
     }
 
     /// The options of `names` with `values` (nil: none given), checking there is one value per name.

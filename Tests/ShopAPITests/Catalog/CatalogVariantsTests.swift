@@ -108,6 +108,20 @@ final class CatalogVariantsTests: StoreContractTestCase {
         }
     }
 
+    func test_variantWithTheOptionValuesOfAStoredVariant_isAnError_inALaterImport() throws {
+        try forEachStore(creation: .empty) {
+            try importFile(Self.hoodieFile)
+            let (outcome, errors) = try importFile("sku,priceCents,handle,option1Value\nHOOD-M2,4700,hoodie,M\n")
+            XCTAssertFalse(outcome.committed)
+            XCTAssertEqual(errors, [#"2: option1Value: HOOD-M is the variant "M" of "hoodie" already; two variants of a product cannot have the same option values"#])
+            let (changed, changeErrors) = try importFile("sku,option1Value\nHOOD-S,M\n")
+            XCTAssertFalse(changed.committed)
+            XCTAssertEqual(changeErrors.count, 1)
+            XCTAssertEqual(try importFile("sku,option1Value\nHOOD-S,XS\n").errors, [], "values of its own, or no other variant's, are fine")
+            XCTAssertEqual(try service.product(sku: "HOOD-S", interruption: nil).options, [Self.size("XS")])
+        }
+    }
+
     func test_productField_setThroughOneVariant_changesEveryVariant_andSearch() throws {
         try forEachStore(creation: .empty) {
             try importFile(Self.hoodieFile)

@@ -159,13 +159,20 @@ struct PostgreSQLCatalogImport {
             let existing = hadProducts ? try find(batch.map(\.sku)) : [:]
             let handles = batch.compactMap { existing[SKUKey($0.sku)] == nil ? $0.handle : nil }
             let siblings = hadProducts || nextSeq > firstNewSeq ? try findFirstVariants(handles) : [:]
+            let taken = try variantsWithValues(batch, existing: existing, siblings: siblings)
             var decided: [String: StoredProduct] = [:]
             var copies = BatchCopies()
             for row in batch {
                 var stored = existing[SKUKey(row.sku)]
                 if let known = stored, let product = decided[known.product.handle] { stored = known.withProductFields(of: product) }
                 let sibling = stored == nil ? row.handle.flatMap { decided[$0] ?? siblings[$0] } : nil
-                let outcome = CatalogRowMerge.merge(row, into: stored, sibling: sibling, currency: currency)
+                let base = stored ?? sibling
+                let takenBy = base.flatMap { base in
+                    CatalogRowMerge.needsValuesCheck(row, existing: stored)
+                        ? taken[ValuesKey(handle: base.product.handle, values: ShopRows.optionText(row.optionValues ?? []))].flatMap { $0 == row.sku ? nil : $0 }
+                        : nil
+                }
+                let outcome = CatalogRowMerge.merge(row, into: stored, sibling: sibling, valuesTakenBy: takenBy, currency: currency)
                 summary.count(row, outcome)
                 if case let .rejected(errors) = outcome {
                     for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
@@ -323,6 +330,31 @@ struct PostgreSQLCatalogImport {
             return found
         }
 
+        /// The variants the store has (by handle and option values: their SKU) with the option
+        /// values a row of `batch` gives for a product the store has, in one query.
+        private func variantsWithValues(_ batch: [CatalogRow], existing: [SKUKey: StoredProduct],
+                                        siblings: [String: StoredProduct]) throws -> [ValuesKey: String] {
+            var handles: [String] = []
+            var values: [String] = []
+            for row in batch {
+                let stored = existing[SKUKey(row.sku)]
+                guard let base = stored ?? row.handle.flatMap({ siblings[$0] }), CatalogRowMerge.needsValuesCheck(row, existing: stored) else { continue }
+                handles.append(base.product.handle)
+                values.append(ShopRows.optionText(row.optionValues ?? []))
+            }
+            guard !handles.isEmpty else { return [:] }
+            let rows = try connection.query(
+                """
+                SELECT p.handle, p.option_values, p.sku FROM products p
+                JOIN unnest($1::text[], $2::text[]) AS w (handle, option_values) ON p.handle = w.handle AND p.option_values = w.option_values
+                """,
+                [PostgreSQLTextArray(handles), PostgreSQLTextArray(values)]
+            ) { (key: ValuesKey(handle: $0.text(0), values: $0.text(1)), sku: $0.text(2)) }
+            var found: [ValuesKey: String] = [:]
+            for row in rows { found[row.key] = row.sku }
+            return found
+        }
+
         /// The first variant of each product of `handles` the store has, by handle.
         private func findFirstVariants(_ handles: [String]) throws -> [String: StoredProduct] {
             guard !handles.isEmpty else { return [:] }
@@ -411,6 +443,12 @@ struct PostgreSQLCatalogImport {
                 """)
             try setStockWithLedgerRows()
         }
+    }
+
+    /// A product's handle and a variant's stored option values (`ShopRows.optionText`).
+    private struct ValuesKey: Hashable {
+        let handle: String
+        let values: String
     }
 
     /// A SKU compared byte for byte, as the database and the file reader compare them (Swift's

@@ -82,6 +82,7 @@ struct SQLiteCatalogImport {
         var summary = CatalogImportSummary()
         let lookUp: SQLiteStatement
         let lookUpHandle: SQLiteStatement
+        let lookUpValues: SQLiteStatement
 
         init(connection: SQLiteConnection, searchMode: SQLiteSearchMode, options: CatalogImportOptions, stockChanges: StockChangeCause) throws {
             self.connection = connection
@@ -98,6 +99,8 @@ struct SQLiteCatalogImport {
                 SELECT \(ShopRows.storedProductColumns) FROM products p INDEXED BY products_by_handle LEFT JOIN stock s ON s.sku = p.sku
                 WHERE p.handle = ?1 ORDER BY p.seq LIMIT 1
                 """)
+            lookUpValues = try connection.prepare(
+                "SELECT sku FROM products INDEXED BY products_by_handle WHERE handle = ?1 AND option_values = ?2 AND sku <> ?3 LIMIT 1")
         }
 
         /// Reads every row, applying each while the file has no error; then, for `--replace`,
@@ -121,7 +124,11 @@ struct SQLiteCatalogImport {
                 let existing = hadProducts ? try find(row.sku, with: lookUp) : nil
                 let sibling = existing == nil && (hadProducts || nextSeq > firstNewSeq) ? try row.handle.map { try find($0, with: lookUpHandle) } ?? nil : nil
                 if let known = existing ?? sibling { listed.insert(known.productSeq) }
-                let outcome = CatalogRowMerge.merge(row, into: existing, sibling: sibling, currency: currency)
+                let takenBy = try (existing ?? sibling).flatMap { base in
+                    CatalogRowMerge.needsValuesCheck(row, existing: existing)
+                        ? try variant(of: base.product.handle, withValues: row.optionValues ?? [], other: row.sku) : nil
+                }
+                let outcome = CatalogRowMerge.merge(row, into: existing, sibling: sibling, valuesTakenBy: takenBy, currency: currency)
                 summary.count(row, outcome)
                 if case let .rejected(errors) = outcome {
                     for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
@@ -142,6 +149,15 @@ struct SQLiteCatalogImport {
             defer { statement.reset() }
             guard try statement.step() else { return nil }
             return ShopRows.storedProduct(statement)
+        }
+
+        /// The SKU of a variant of `handle`, other than `other`, whose option values are `values`.
+        private func variant(of handle: String, withValues values: [String], other: String) throws -> String? {
+            try lookUpValues.bind(handle, at: 1)
+            try lookUpValues.bind(ShopRows.optionText(values), at: 2)
+            try lookUpValues.bind(other, at: 3)
+            defer { lookUpValues.reset() }
+            return try lookUpValues.step() ? lookUpValues.text(0) : nil
         }
 
         /// Writes `outcome`; `stored` is the row's variant, or for a new variant of a stored
