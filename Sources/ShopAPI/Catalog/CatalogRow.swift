@@ -4,7 +4,9 @@
 /// keeps that field of an existing product as it is. Members are named as in protocol.md.
 ///
 /// A value; `Sendable`. The reader guarantees the file-level rules (protocol.md, "Catalog files"):
-/// every present field is well-formed and in range, and no SKU appears twice in one file. Whether
+/// every present field is well-formed and in range, no SKU appears twice in one file, and a row
+/// with a handle carries its product's fields as the handle's earlier rows gave them
+/// (`CatalogVariantGroups`). Whether
 /// a row may create a product (a new SKU needs `name`, `category` and `priceCents`) depends on the
 /// store, and is checked by the import.
 public struct CatalogRow: Sendable, Equatable {

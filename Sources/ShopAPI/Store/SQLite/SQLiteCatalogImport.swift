@@ -119,10 +119,13 @@ struct SQLiteCatalogImport {
                 }
                 let currency = self.currency ?? CatalogRowMerge.storeCurrency(existing: nil, firstRow: row)
                 self.currency = currency
-                // A new variant may join a product this import created: look the handle up whenever
-                // the store may have it.
                 let existing = hadProducts ? try find(row.sku, with: lookUp) : nil
-                let sibling = existing == nil && (hadProducts || nextSeq > firstNewSeq) ? try row.handle.map { try find($0, with: lookUpHandle) } ?? nil : nil
+                // A new SKU with a handle may be a new variant of a product the store had, or of
+                // one this import created.
+                var sibling: StoredProduct?
+                if existing == nil, let handle = row.handle, hadProducts || nextSeq > firstNewSeq {
+                    sibling = try find(handle, with: lookUpHandle)
+                }
                 if let known = existing ?? sibling { listed.insert(known.productSeq) }
                 let takenBy = try (existing ?? sibling).flatMap { base in
                     CatalogRowMerge.needsValuesCheck(row, existing: existing)
