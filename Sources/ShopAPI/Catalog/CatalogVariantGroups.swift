@@ -1,13 +1,15 @@
 /// The file-level rules of rows that share a `handle` (the variants of one product), applied in
-/// file order by `CatalogFileReader` to every good row: the product's fields (name, description,
-/// category, brand, status, option names) given on one of the handle's rows are filled down to
-/// its later rows that leave them out; a later row that gives another value is an error naming
-/// the row and the field; a variant of a product with option names needs one value per name; and
-/// two variants of one product may not have the same option values. Rows without a handle are
-/// left as they are.
+/// file order by `CatalogFileReader` to every good row: a product's rows are given one after the
+/// other (a handle that comes back after other rows is an error naming its first line); the
+/// product's fields (name, description, category, brand, status, option names) given on one of
+/// its rows are filled down to its later rows that leave them out; a later row that gives another
+/// value is an error naming the row and the field; a variant of a product with option names needs
+/// one value per name; and two variants of one product may not have the same option values. Rows
+/// without a handle are left as they are.
 ///
-/// Memory: one entry per handle of the file (its product fields and its variants' values), like
-/// the SKUs `SKUIndex` keeps. A value type; one thread.
+/// Memory: the fields and option values of the product being read (one group of rows), and the
+/// handles seen so far in an `SKUIndex` (about 30 bytes each), so a file of a million products
+/// costs about what its SKUs do. A value type; one thread.
 struct CatalogVariantGroups {
     private struct Group {
         var fields: ProductFields
@@ -26,14 +28,28 @@ struct CatalogVariantGroups {
         var optionNames: [String]?
     }
 
-    private var groups: [String: Group] = [:]
+    /// The handle whose rows are being read, and what they gave.
+    private var current: (handle: String, group: Group)?
+    /// Every handle the file gave before, with its first line.
+    private var seen = SKUIndex()
 
     /// Fills `row` down from its handle's earlier rows and checks it against them; returns the
     /// errors (field, message) it finds, empty when the row is good.
     mutating func apply(to row: inout CatalogRow) -> [(field: String, message: String)] {
-        guard let handle = row.handle else { return [] }
+        guard let handle = row.handle else {
+            current = nil
+            return []
+        }
         var errors: [(field: String, message: String)] = []
-        guard var group = groups[handle] else {
+        guard let (currentHandle, currentGroup) = current, currentHandle.utf8.elementsEqual(handle.utf8) else {
+            current = nil
+            switch seen.insert(handle, line: row.line) {
+            case .new: break
+            case .repeated(let line):
+                return [("handle", "\(CatalogFieldRules.quoted(handle)) was given on line \(line), then other rows; a product's rows are given one after the other")]
+            case .full:
+                return [("handle", "the file has more handles than one import can check (4 GiB of handles)")]
+            }
             var group = Group(fields: ProductFields(line: row.line, name: row.name, description: row.description, category: row.category,
                                                     brand: row.brand, status: row.status, optionNames: row.optionNames))
             if let problem = Self.checkValues(of: row, names: row.optionNames) {
@@ -41,9 +57,10 @@ struct CatalogVariantGroups {
             } else if let values = row.optionValues {
                 group.values[values] = row.line
             }
-            groups[handle] = group
+            current = (handle, group)
             return errors
         }
+        var group = currentGroup
         let first = group.fields.line
         func fill<Value: Equatable>(_ field: String, _ value: inout Value?, _ kept: inout Value?, _ show: (Value) -> String) {
             guard let given = value else {
@@ -74,7 +91,7 @@ struct CatalogVariantGroups {
                 group.values[values] = row.line
             }
         }
-        groups[handle] = group
+        current = (handle, group)
         return errors
     }
 

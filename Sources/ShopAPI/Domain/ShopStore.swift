@@ -64,8 +64,9 @@ protocol ShopStore: Sendable {
     ) throws(ShopError) -> CatalogImportOutcome
 
     /// Calls `body` with every variant of every product not archived (active or a draft), its
-    /// product's status and its stock, in catalog order (the order variants were first added),
-    /// from one snapshot, streaming (constant memory). An error `body` throws stops the export and
+    /// product's status and its stock: the products in catalog order, each one's variants
+    /// together in the order they were added (so a catalog file of them gives each product's
+    /// rows one after the other), from one snapshot, streaming (constant memory). An error `body` throws stops the export and
     /// is rethrown.
     func exportProducts(_ body: (Product, ProductStatus, Int) throws -> Void) throws
     /// Calls `body` with every order placed at or after `since` (an order timestamp, see

@@ -178,6 +178,19 @@ final class CatalogVariantsTests: StoreContractTestCase {
         ])
     }
 
+    func test_aProductsRows_comeOneAfterTheOther_aHandleThatComesBackIsAnError() {
+        let (rows, errors) = readCatalog("""
+            sku,name,category,priceCents,handle
+            H-S,Hoodie,apparel,100,h
+            T-1,Tee,apparel,100,t
+            H-M,,,100,h
+            T-2,Tee 2,apparel,100,
+
+            """, format: .csv)
+        XCTAssertEqual(rows.map(\.sku), ["H-S", "T-1", "T-2"])
+        XCTAssertEqual(errorLines(errors), [#"4: handle: "h" was given on line 2, then other rows; a product's rows are given one after the other"#])
+    }
+
     func test_ndjson_handleLines_areFilledDownAsCSVRows() {
         let (rows, errors) = readCatalog("""
             {"sku":"H-S","name":"Hoodie","category":"apparel","priceCents":100,"handle":"h","status":"draft","option1Name":"Size","option1Value":"S"}

@@ -182,7 +182,8 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
 
     func exportProducts(_ body: (Product, ProductStatus, Int) throws -> Void) throws {
         let state = lock.withLock { self.state }
-        for product in state.products.values.sorted(by: { state.seq[$0.sku] ?? 0 < state.seq[$1.sku] ?? 0 }) {
+        let place = { (product: Product) in (state.productSeq(product.handle) ?? 0, state.seq[product.sku] ?? 0) }
+        for product in state.products.values.sorted(by: { place($0) < place($1) }) {
             let status = state.status[product.handle, default: .active]
             if status != .archived { try body(product, status, state.stock[product.sku] ?? 0) }
         }

@@ -221,7 +221,7 @@ final class PostgreSQLShopStore: ShopStore {
         try onExportCursor(
             """
             SELECT \(ShopRows.storedProductColumns) FROM products p LEFT JOIN stock s ON s.sku = p.sku
-            WHERE p.status <> 'archived' ORDER BY p.seq
+            WHERE p.status <> 'archived' ORDER BY p.product_seq, p.seq
             """
         ) { row in
             let stored = ShopRows.storedProduct(row)
