@@ -38,7 +38,7 @@ enum Schemas {
     /// its members.
     static let catalogRow: JSONValue = [
         "title": "CatalogProduct",
-        "description": "One product as a catalog file's row: a member left out keeps the product's field (a new SKU needs name, category and priceCents).",
+        "description": "One variant as a catalog file's row: a member left out keeps the field (a new SKU of a new product needs name, category and priceCents; a product field set on one variant is set on all of its product's).",
         "type": "object",
         "properties": [
             "sku": describing(string, "The product's SKU, its key."),
@@ -48,6 +48,15 @@ enum Schemas {
             "priceCents": describing(["type": "integer", "minimum": 0], "The price in the currency's minor units (cents)."),
             "currency": describing(string, "ISO 4217 code of the price's currency."),
             "stock": describing(["type": "integer", "minimum": 0], "Units available, set absolutely."),
+            "handle": describing(string, "The product this SKU is a variant of; rows with the same handle are one product's variants (default: the SKU)."),
+            "brand": describing(string, "The product's brand; may be empty."),
+            "status": describing(oneOf(["active", "draft", "archived"]), "active (sold), draft or archived (both invisible to shoppers)."),
+            "option1Name": describing(string, "The product's first option name (Size)."),
+            "option1Value": describing(string, "This variant's value of the first option (M)."),
+            "option2Name": describing(string, "The product's second option name."),
+            "option2Value": describing(string, "This variant's value of the second option."),
+            "option3Name": describing(string, "The product's third option name."),
+            "option3Value": describing(string, "This variant's value of the third option."),
         ],
         "required": ["sku"],
         "additionalProperties": false,

@@ -24,8 +24,10 @@ enum ImportCommand {
             flags: ShopFlags.importFlags,
             notes: [
                 "Columns (CSV header) or members (NDJSON): sku (required), name, description, category, priceCents,",
-                "currency, stock. A new SKU needs name, category and priceCents; for an existing one, a field the file",
-                "gives sets it and one it leaves out keeps it. A store created by the import starts empty and sells in",
+                "currency, stock; for products with variants handle, brand, status (active, draft, archived),",
+                "option1Name, option1Value … option3Value: rows with the same handle are one product's variants, its",
+                "fields given on its first row. A new SKU needs name, category and priceCents; for an existing one, a field",
+                "the file gives sets it and one it leaves out keeps it. A store created by the import starts empty and sells in",
                 "the currency of the file's first row (USD if it gives none); a row in another currency is an error.",
                 "Prints {\"rows\",\"created\",\"updated\",\"unchanged\",\"archived\",\"stockSet\"} on success (exit 0); the file's",
                 "errors on stderr as FILE:LINE: field: message, at most 50 and a count of the rest, writing nothing (exit 1).",

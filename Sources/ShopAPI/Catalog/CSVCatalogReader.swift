@@ -7,6 +7,9 @@ struct CSVCatalogReader<Source: ByteSource> {
     private var columns: [CatalogColumn?] = []
     private var headerRead = false
     private var skuPosition: Int?
+    /// Where the header has a `handle` column: a row that gives a handle has its empty product
+    /// fields filled down.
+    private var handlePosition: Int?
     private var skus = SKUIndex()
     var errors = CatalogFileErrors()
     private(set) var rowsRead = 0
@@ -64,6 +67,7 @@ struct CSVCatalogReader<Source: ByteSource> {
             columns.append(column)
         }
         skuPosition = columns.firstIndex(of: .sku)
+        handlePosition = columns.firstIndex(of: .handle)
         if skuPosition == nil {
             errors.append(line: line, field: "header", message: "no sku column; the columns are \(CatalogColumn.acceptedList) (sku is required)")
         }
@@ -82,10 +86,13 @@ struct CSVCatalogReader<Source: ByteSource> {
             return nil
         }
         var row = CatalogRow(line: line, sku: "")
+        var optionNames: [String?] = [nil, nil, nil]
+        var optionValues: [String?] = [nil, nil, nil]
         let errorsBefore = errors.count
         // One pass over the whole record instead of a validation per field, for the usual
         // all-ASCII record (the per-field validation is a generic, unspecialised call).
         let isASCII = fields.isASCII
+        let hasHandle = handlePosition.map { position in fields.withBytes(at: position) { !$0.isEmpty } } ?? false
         for (position, column) in columns.enumerated() {
             guard let column else { continue }
             switch column {
@@ -97,25 +104,34 @@ struct CSVCatalogReader<Source: ByteSource> {
                 case .failure(let error):
                     errors.append(line: line, field: column.rawValue, message: error.message)
                 }
-            case .sku, .name, .description, .category, .currency:
+            case .sku, .name, .description, .category, .currency, .handle, .brand, .status,
+                 .option1Name, .option1Value, .option2Name, .option2Value, .option3Name, .option3Value:
                 guard let cell = isASCII ? fields.string(validUTF8: position) : fields.string(at: position) else {
                     errors.append(line: line, field: column.rawValue, message: "invalid UTF-8")
                     continue
                 }
                 // Without the quote an export put in front of a formula-like value.
                 let value = CSVTextCell.restored(cell)
+                // On a row with a handle, an empty cell of a product field (or an option) is not
+                // given: the handle's first row gives it (CatalogVariantGroups fills it down).
+                if value.isEmpty && column.emptyIsAbsent(withHandle: hasHandle) {
+                    continue
+                }
                 if let message = Self.check(column, value) {
                     errors.append(line: line, field: column.rawValue, message: message)
                     continue
                 }
-                switch column {
-                case .sku: row.sku = value
-                case .name: row.name = value
-                case .description: row.description = value
-                case .category: row.category = value
-                default: row.currency = value
+                if let index = CatalogColumn.optionNameColumns.firstIndex(of: column) {
+                    optionNames[index] = value
+                } else if let index = CatalogColumn.optionValueColumns.firstIndex(of: column) {
+                    optionValues[index] = value
+                } else {
+                    row.set(column, text: value)
                 }
             }
+        }
+        if let message = row.collectOptions(names: optionNames, values: optionValues) {
+            errors.append(line: line, field: message.field, message: message.message)
         }
         // A good SKU is remembered even when another field of its row is wrong, so that a later
         // row with the same SKU is reported too.
@@ -132,12 +148,6 @@ struct CSVCatalogReader<Source: ByteSource> {
     }
 
     static func check(_ column: CatalogColumn, _ value: String) -> String? {
-        switch column {
-        case .sku, .category: return CatalogFieldRules.checkIdentifier(value)
-        case .name: return CatalogFieldRules.checkName(value)
-        case .description: return CatalogFieldRules.checkDescription(value)
-        case .currency: return CatalogFieldRules.checkCurrency(value)
-        case .priceCents, .stock: return nil
-        }
+        CatalogFieldRules.check(column, value)
     }
 }

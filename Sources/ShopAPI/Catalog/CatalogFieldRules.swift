@@ -23,6 +23,32 @@ enum CatalogFieldRules {
         return nil
     }
 
+    /// The rule of a text column's value: nil when it is good, else the message.
+    static func check(_ column: CatalogColumn, _ value: String) -> String? {
+        switch column {
+        case .sku, .category, .handle: return checkIdentifier(value)
+        case .option1Name, .option1Value, .option2Name, .option2Value, .option3Name, .option3Value: return checkIdentifier(value)
+        case .name: return checkName(value)
+        case .description: return checkDescription(value)
+        case .brand: return checkBrand(value)
+        case .status: return checkStatus(value)
+        case .currency: return checkCurrency(value)
+        case .priceCents, .stock: return nil
+        }
+    }
+
+    /// `brand`: 0…255 characters, no control characters.
+    static func checkBrand(_ value: String) -> String? {
+        if let lengthError = checkLength(value, max: CatalogLimits.maxNameLength) { return lengthError }
+        if containsControlCharacter(value) { return "contains a control character" }
+        return nil
+    }
+
+    /// `status`: active, draft or archived.
+    static func checkStatus(_ value: String) -> String? {
+        ProductStatus(rawValue: value) == nil ? "\(quoted(value)) is not a status (\(ProductStatus.acceptedList))" : nil
+    }
+
     /// Whether `value` holds a control character: C0 (U+0000…U+001F), DEL or C1 (U+0080…U+009F),
     /// Unicode's general category Cc. Read byte by byte, as an import checks every row's.
     static func containsControlCharacter(_ value: String) -> Bool {

@@ -1,5 +1,6 @@
 /// Reads a catalog file, CSV or NDJSON, as checked `CatalogRow`s, in constant memory (the read
-/// buffer, one record, and the SKUs seen so far to find repeats). It checks every file-level rule
+/// buffer, one record, the SKUs seen so far to find repeats, and the product fields of each
+/// handle to fill them down to its later rows: `CatalogVariantGroups`). It checks every file-level rule
 /// of protocol.md's "Catalog files" and returns only good rows; what is wrong goes to `errors`
 /// (the first 50 kept, the rest counted), and it reads on to the end so that every error is found.
 ///
@@ -17,6 +18,7 @@
 public struct CatalogFileReader<Source: ByteSource> {
     private var csv: CSVCatalogReader<Source>?
     private var ndjson: NDJSONCatalogReader<Source>?
+    private var variants = CatalogVariantGroups()
     public let format: CatalogFileFormat
 
     public init(format: CatalogFileFormat, source: Source) {
@@ -32,8 +34,12 @@ public struct CatalogFileReader<Source: ByteSource> {
     ///
     /// - Throws: `ByteSourceError` if reading the source fails (not for anything in the bytes).
     public mutating func next() throws(ByteSourceError) -> CatalogRow? {
-        if csv != nil { return try csv!.next() }
-        return try ndjson!.next()
+        while var row = try csv != nil ? csv!.next() : ndjson!.next() {
+            let problems = variants.apply(to: &row)
+            if problems.isEmpty { return row }
+            for problem in problems { report(CatalogFileError(line: row.line, field: problem.field, message: problem.message)) }
+        }
+        return nil
     }
 
     /// Everything found wrong so far.

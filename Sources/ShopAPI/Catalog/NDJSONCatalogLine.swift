@@ -36,7 +36,8 @@ struct NDJSONCatalogLine: Decodable {
                 } else {
                     continue
                 }
-            case .sku, .name, .description, .category, .currency:
+            case .sku, .name, .description, .category, .currency, .handle, .brand, .status,
+                 .option1Name, .option1Value, .option2Name, .option2Value, .option3Name, .option3Value:
                 if let value = try? object.decodeIfPresent(String.self, forKey: key) {
                     values.append((column, .text(value)))
                 } else if object.contains(key) {

@@ -65,6 +65,8 @@ struct NDJSONCatalogReader<Source: ByteSource> {
             }
         }
         var row = CatalogRow(line: line, sku: "")
+        var optionNames: [String?] = [nil, nil, nil]
+        var optionValues: [String?] = [nil, nil, nil]
         var hasSKU = false
         for (column, value) in decoded.values {
             switch value {
@@ -83,16 +85,18 @@ struct NDJSONCatalogReader<Source: ByteSource> {
                     if column == .sku { hasSKU = true }
                     continue
                 }
-                switch column {
-                case .sku:
-                    row.sku = text
-                    hasSKU = true
-                case .name: row.name = text
-                case .description: row.description = text
-                case .category: row.category = text
-                default: row.currency = text
+                if column == .sku { hasSKU = true }
+                if let index = CatalogColumn.optionNameColumns.firstIndex(of: column) {
+                    optionNames[index] = text
+                } else if let index = CatalogColumn.optionValueColumns.firstIndex(of: column) {
+                    optionValues[index] = text
+                } else {
+                    row.set(column, text: text)
                 }
             }
+        }
+        if let problem = row.collectOptions(names: optionNames, values: optionValues) {
+            errors.append(line: line, field: problem.field, message: problem.message)
         }
         if !hasSKU && !decoded.problems.contains(where: { $0.0 == "sku" }) {
             errors.append(line: line, field: "sku", message: "missing; every line needs a sku")

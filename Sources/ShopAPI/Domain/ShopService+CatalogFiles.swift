@@ -37,10 +37,11 @@ extension ShopService {
         }
     }
 
-    /// Calls `body` with each product in the catalog and its stock, in SKU order, from one
-    /// consistent snapshot, in constant memory (`shop-rpc export products` and `export stock`).
+    /// Calls `body` with each variant of each product not archived (active or a draft), its
+    /// product's status and its stock, in catalog order, from one consistent snapshot, in
+    /// constant memory (`shop-rpc export products` and `export stock`).
     /// - Throws: `ShopError` when the store fails; whatever `body` throws, which stops the export.
-    public func exportProducts(_ body: (Product, Int) throws -> Void) throws {
+    public func exportProducts(_ body: (Product, ProductStatus, Int) throws -> Void) throws {
         try store.exportProducts(body)
     }
 

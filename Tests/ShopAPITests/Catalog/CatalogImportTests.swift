@@ -19,10 +19,10 @@ final class CatalogImportTests: StoreContractTestCase {
             XCTAssertTrue(outcome.committed)
             XCTAssertEqual(outcome.summary, CatalogImportSummary(rows: 3, created: 3, updated: 0, unchanged: 0, archived: 0, stockSet: 2))
             XCTAssertEqual(try service.allProducts(), [
-                Product(sku: "A-1", name: "Oak Desk", description: "", category: "furniture", priceCents: 25000, currency: "USD"),
                 Product(sku: "B-2", name: "Walnut Desk Lamp", description: "Warm light", category: "lighting", priceCents: 4500, currency: "USD"),
+                Product(sku: "A-1", name: "Oak Desk", description: "", category: "furniture", priceCents: 25000, currency: "USD"),
                 Product(sku: "C-3", name: "Desk Mat", description: "", category: "office", priceCents: 0, currency: "USD"),
-            ])
+            ], "listed in file order (catalog order), not SKU order")
             XCTAssertEqual(try service.checkInventory(skus: ["A-1", "B-2", "C-3"], interruption: nil).levels.map(\.available), [0, 7, 0])
             // Search: catalog order is file order.
             XCTAssertEqual(try service.searchCatalog(query: "desk", limit: 10, interruption: nil).items.map(\.sku), ["B-2", "A-1", "C-3"])
