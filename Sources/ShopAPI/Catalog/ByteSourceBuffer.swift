@@ -50,6 +50,16 @@ struct ByteSourceBuffer<Source: ByteSource> {
         return filled > 0
     }
 
+    /// Reads more of the input after the bytes already there (none are consumed) until `enough`
+    /// says the bytes read so far suffice, the buffer is full, or the input ends.
+    mutating func readAhead(until enough: (UnsafeBufferPointer<UInt8>) -> Bool) throws(ByteSourceError) {
+        while filled < storage.count, !withBytes(enough) {
+            let count = try readMore()
+            if count == 0 { return }
+            filled += count
+        }
+    }
+
     private mutating func readMore() throws(ByteSourceError) -> Int {
         let offset = filled
         var failure: ByteSourceError?

@@ -1,9 +1,15 @@
-/// The columns of a catalog file (a CSV header's names, an NDJSON object's members), in the order
-/// `export products` writes them. Names are case-sensitive and spelled as in protocol.md.
+/// The columns of a catalog file (a CSV header's names, an NDJSON object's members). Names are
+/// case-sensitive and spelled as in protocol.md. `export products` writes `exported`, in that
+/// order; `price` (major units) is read only, and converted to `priceCents` on import.
 public enum CatalogColumn: String, CaseIterable, Sendable {
     case sku, name, description, category, priceCents, currency, stock
+    /// The price in the currency's major units (`19.99`), read exactly (`MajorUnitPrice`).
+    case price
 
-    /// "sku, name, description, category, priceCents, currency, stock": for error messages.
+    /// The columns `export products` writes, in order; an import reads them back exactly.
+    public static let exported: [CatalogColumn] = [.sku, .name, .description, .category, .priceCents, .currency, .stock]
+
+    /// "sku, name, description, category, priceCents, currency, stock, price": for error messages.
     public static let acceptedList = allCases.map(\.rawValue).joined(separator: ", ")
 
     /// The column whose name differs from `name` only in letter case, for a "did you mean" hint.

@@ -19,11 +19,12 @@ public struct CatalogFileReader<Source: ByteSource> {
     private var ndjson: NDJSONCatalogReader<Source>?
     public let format: CatalogFileFormat
 
-    public init(format: CatalogFileFormat, source: Source) {
+    /// - Parameter options: column mapping, unknown columns, the CSV separator, `strict`.
+    public init(format: CatalogFileFormat, source: Source, options: CatalogReadOptions = CatalogReadOptions()) {
         self.format = format
         switch format {
-        case .csv: csv = CSVCatalogReader(source: source)
-        case .ndjson: ndjson = NDJSONCatalogReader(source: source)
+        case .csv: csv = CSVCatalogReader(source: source, options: options)
+        case .ndjson: ndjson = NDJSONCatalogReader(source: source, options: options)
         }
     }
 
@@ -34,6 +35,12 @@ public struct CatalogFileReader<Source: ByteSource> {
     public mutating func next() throws(ByteSourceError) -> CatalogRow? {
         if csv != nil { return try csv!.next() }
         return try ndjson!.next()
+    }
+
+    /// What is legal but probably a mistake, found so far (a padded header cell, an ignored
+    /// column); empty under `strict`, where each is an error.
+    public var warnings: [CatalogImportWarning] {
+        csv?.warnings ?? ndjson!.warnings
     }
 
     /// Everything found wrong so far.

@@ -9,7 +9,7 @@ package struct CatalogProductWriter<Sink: ByteSink> {
     private var writer: RecordWriter<Sink>
 
     package init(format: CatalogFileFormat, sink: Sink) {
-        writer = RecordWriter(format: format, columns: CatalogColumn.allCases.map(\.rawValue), sink: sink)
+        writer = RecordWriter(format: format, columns: CatalogColumn.exported.map(\.rawValue), sink: sink)
     }
 
     /// The sink; after `finish()` it has received every byte.
@@ -40,7 +40,7 @@ package struct CatalogProductWriter<Sink: ByteSink> {
 
 extension RecordWriter {
     /// Writes one product with its stock as a record of a catalog file's columns
-    /// (`CatalogColumn.allCases`, in that order): what `export products` and `CatalogProductWriter`
+    /// (`CatalogColumn.exported`, in that order): what `export products` and `CatalogProductWriter`
     /// write, so that an export reads back as the rows it came from.
     package mutating func writeProduct(_ product: Product, stock: Int) throws(ByteSinkError) {
         try write(product.sku)

@@ -120,7 +120,7 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
                     StoredProduct(product: $0, stock: state.stock[sku] ?? 0, archived: state.archived.contains(sku), seq: state.seq[sku] ?? 0)
                 }
                 let outcome = CatalogRowMerge.merge(row, into: existing, currency: currency!)
-                summary.count(row, outcome)
+                summary.count(row, outcome, currency: currency!)
                 listed.insert(sku)
                 switch outcome {
                 case let .rejected(errors):
@@ -140,6 +140,7 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         } catch {
             throw ShopError(storeError: error)
         }
+        summary.finishWarnings(strict: options.strict, reportingTo: &source)
         if options.replace {
             for sku in state.products.keys where !listed.contains(sku) && !state.archived.contains(sku) {
                 state.archived.insert(sku)

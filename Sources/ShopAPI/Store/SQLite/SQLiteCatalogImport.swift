@@ -116,7 +116,7 @@ struct SQLiteCatalogImport {
                 let existing = hadProducts ? try find(row.sku) : nil
                 if let existing { listed.insert(existing.seq) }
                 let outcome = CatalogRowMerge.merge(row, into: existing, currency: currency)
-                summary.count(row, outcome)
+                summary.count(row, outcome, currency: currency)
                 if case let .rejected(errors) = outcome {
                     for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
                 }
@@ -124,6 +124,7 @@ struct SQLiteCatalogImport {
                 if writes != nil { try apply(outcome, to: existing, with: &writes!) }
             }
             progress(CatalogImportProgress(rows: seen, bytesRead: source.bytesRead, finishing: true))
+            summary.finishWarnings(strict: options.strict, reportingTo: &source)
             if source.hasErrors { return summary }
             if options.replace { try archiveUnlisted(with: &writes) }
             if writes != nil { try vocabulary.finish { try writes!.addWords($0) } }
