@@ -112,7 +112,7 @@ export interface OrderPage {
   nextCursor?: string;
 }
 
-/** One product as a catalog file's row: a member left out keeps the product's field (a new SKU needs name, category and priceCents). */
+/** One product as a catalog file's row: a member left out keeps the product's field (a new SKU needs name, category and a price: priceCents or price). */
 export interface CatalogProduct {
   /** The product's SKU, its key. */
   sku: string;
@@ -122,8 +122,10 @@ export interface CatalogProduct {
   description?: string;
   /** The product's category. */
   category?: string;
-  /** The price in the currency's minor units (cents). */
+  /** The price in the currency's minor units (cents: 1999 is 19.99 USD); give this or price. */
   priceCents?: number;
+  /** The price in the currency's major units, read exactly: a string such as "19.99" (a JSON number with decimals is refused, since JSON numbers are binary floating point), or an integer; at most the currency's ISO 4217 decimals (USD 2, JPY 0, KWD 3). Give this or priceCents. */
+  price?: string | number;
   /** ISO 4217 code of the price's currency. */
   currency?: string;
   /** Units available, set absolutely. */

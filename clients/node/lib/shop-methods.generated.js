@@ -314,7 +314,7 @@ export class ShopMethods extends RPCClient {
    * `admin.products.upsert`: Adds or changes up to 1000 products with the catalog import's rules, all or
    * nothing; answers the import's summary.
    * @param {CatalogProduct[]} products The products, as a catalog file's rows: sku, and any of name,
-   *   description, category, priceCents, currency, stock.
+   *   description, category, priceCents or price, currency, stock.
    * @param {import('../index.js').ActingCallOptions} [options] the server's deadline for this method is 30000
    *   ms; `actor` is sent as `_meta.actor`
    * @returns {Promise<import('../index.js').ImportSummary>}

@@ -5,7 +5,7 @@ extra keys."""
 
 from __future__ import annotations
 
-from typing import List, TypedDict
+from typing import Any, List, TypedDict
 
 __all__ = ["Product", "ProductPage", "ProductCount", "ProductList", "StockLevel", "InventoryLevels", "CartLine", "Cart",
            "Order", "OrderPage", "CatalogProduct", "ImportSummary", "ProductsArchived"]
@@ -143,7 +143,7 @@ class _CatalogProductRequired(TypedDict):
 
 class CatalogProduct(_CatalogProductRequired, total=False):
     """One product as a catalog file's row: a member left out keeps the product's field (a new SKU needs name,
-    category and priceCents)."""
+    category and a price: priceCents or price)."""
 
     #: The product's name, 1 to 255 characters.
     name: str
@@ -151,8 +151,12 @@ class CatalogProduct(_CatalogProductRequired, total=False):
     description: str
     #: The product's category.
     category: str
-    #: The price in the currency's minor units (cents).
+    #: The price in the currency's minor units (cents: 1999 is 19.99 USD); give this or price.
     priceCents: int
+    #: The price in the currency's major units, read exactly: a string such as "19.99" (a JSON number with
+    #: decimals is refused, since JSON numbers are binary floating point), or an integer; at most the
+    #: currency's ISO 4217 decimals (USD 2, JPY 0, KWD 3). Give this or priceCents.
+    price: Any
     #: ISO 4217 code of the price's currency.
     currency: str
     #: Units available, set absolutely.

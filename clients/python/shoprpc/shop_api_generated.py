@@ -461,7 +461,7 @@ class ShopOperations:
         nothing; answers the import's summary.
 
         :param products: The products, as a catalog file's rows: sku, and any of name, description, category,
-            priceCents, currency, stock.
+            priceCents or price, currency, stock.
         :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
             rows.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
@@ -951,7 +951,7 @@ class AsyncShopOperations:
         nothing; answers the import's summary.
 
         :param products: The products, as a catalog file's rows: sku, and any of name, description, category,
-            priceCents, currency, stock.
+            priceCents or price, currency, stock.
         :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
             rows.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
