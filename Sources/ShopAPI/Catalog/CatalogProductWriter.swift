@@ -21,6 +21,7 @@ package struct CatalogProductWriter<Sink: ByteSink> {
     }
 
     /// Writes one row; a nil field is an empty CSV cell or a member left out of the NDJSON object.
+    /// Its `price` (major units, read only) is not written: the columns are `CatalogColumn.exported`.
     package mutating func write(_ row: CatalogRow) throws(ByteSinkError) {
         try writer.write(row.sku)
         if let name = row.name { try writer.write(name) } else { try writer.writeNull() }
