@@ -67,7 +67,7 @@ package struct CSVReader<Source: ByteSource> {
             if detectsDelimiter {
                 detectsDelimiter = false
                 // The whole first line, if the buffer holds it, however the source cuts its reads.
-                try input.readAhead { bytes in bytes[position...].contains { $0 == 0x0A || $0 == 0x0D } }
+                try input.readAhead { bytes in bytes.contains { $0 == 0x0A || $0 == 0x0D } }
                 scanner.delimiter = input.withBytes { CSVDelimiter.detected(inHeader: UnsafeBufferPointer(rebasing: $0[position...])) }.byte
             }
             let found = input.withBytes { scanner.scan($0, from: position) }
