@@ -27,11 +27,12 @@ enum ImportCommand {
             notes: [
                 "Columns (CSV header) or members (NDJSON): sku (required), name, description, category, priceCents,",
                 "currency, stock, price. price is in the currency's units (19.99 USD, 500 JPY, 1.234 KWD), priceCents in",
-                "its minor units (1999); a row gives one of them. A new SKU needs name, category and a price; for an existing one, a field the file",
-                "gives sets it and one it leaves out keeps it. A store created by the import starts empty and sells in",
-                "the currency of the file's first row (USD if it gives none); a row in another currency is an error.",
-                "Prints {\"rows\",\"created\",\"updated\",\"unchanged\",\"archived\",\"stockSet\"} on success (exit 0), with \"warnings\"",
-                "when there are any (each also on stderr as FILE:LINE: warning: kind: message); the file's",
+                "its minor units (1999); a row gives one of them. A new SKU needs name, category and a price; for an",
+                "existing one, a field the file gives sets it and one it leaves out keeps it. A store created by the",
+                "import starts empty and sells in the currency of the file's first row (USD if it gives none); a row in",
+                "another currency is an error. CSV: separators , ; or TAB, line ends LF, CRLF or CR; empty rows skipped.",
+                "Prints {\"rows\",\"created\",\"updated\",\"unchanged\",\"archived\",\"stockSet\"} on success (exit 0), and",
+                "\"warnings\" when there are any (each also on stderr as FILE:LINE: warning: kind: message); the file's",
                 "errors on stderr as FILE:LINE: field: message, at most 50 and a count of the rest, writing nothing (exit 1).",
             ])
     }
