@@ -28,14 +28,16 @@ public enum CSVDelimiter: String, CaseIterable, Sendable {
     var byte: UInt8 { rawValue.utf8.first! }
 
     /// The separator a header line uses: the one of `,`, `;` and TAB that occurs most often in
-    /// `line` outside double quotes; `,` when none does or on a tie with it.
+    /// `line` outside double quotes, up to its first LF or CR (quoted or not, so that what is
+    /// looked at is the same however much of the file was read); `,` when none does or on a tie
+    /// with it.
     static func detected(inHeader line: UnsafeBufferPointer<UInt8>) -> CSVDelimiter {
         var counts = [0, 0, 0]
         var quoted = false
         for byte in line {
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
             if byte == UInt8(ascii: "\"") { quoted.toggle() }
             if quoted { continue }
-            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
             if byte == UInt8(ascii: ",") { counts[0] += 1 } else if byte == UInt8(ascii: ";") { counts[1] += 1 } else if byte == 0x09 { counts[2] += 1 }
         }
         if counts[1] > counts[0] && counts[1] >= counts[2] { return .semicolon }

@@ -95,6 +95,11 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(read("\"a;b;c\",d\n", nil).0, .comma, "separators in quotes do not count")
         XCTAssertEqual(read("sku\n", nil).0, .comma)
         XCTAssertEqual(read("a;b,c\n", .comma).1, [["a;b", "c"]])
+        // FuzzCSVReader's regression-delimiter-detection-past-an-open-quote: a quote left open in
+        // the header made the detector read on into the next lines, as far as had been read.
+        let openQuote = "a\"b,c\n\"x;;;;;;\n"
+        XCTAssertEqual(read(openQuote, nil).0, .comma, "only the first line is looked at")
+        XCTAssertEqual(read(openQuote, nil, chunkSizes: [6, 1]).0, .comma)
         XCTAssertEqual(read("a,b;c\n", .semicolon).1, [["a,b", "c"]])
     }
 
