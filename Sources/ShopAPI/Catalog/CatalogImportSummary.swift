@@ -21,6 +21,8 @@ public struct CatalogImportSummary: Codable, Sendable, Equatable {
     /// `priceCentsBelowOneUnit` warning, decided once every row is counted).
     var priceCentsRows = 0
     var priceCentsBelowOneUnit: CatalogImportWarning?
+    /// One major unit of the store's currency in minor units, looked up once per import.
+    var oneUnit: (currency: String, minorUnits: Int)?
 
     private enum CodingKeys: String, CodingKey {
         case rows, created, updated, unchanged, archived, stockSet, warnings

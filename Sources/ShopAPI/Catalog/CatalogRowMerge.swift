@@ -98,8 +98,10 @@ extension CatalogImportSummary {
         if case .rejected = outcome { return }
         if let priceCents = row.priceCents {
             priceCentsRows += 1
-            let oneUnit = CurrencyExponent(code: currency)?.minorUnitsPerMajorUnit ?? 1
-            if priceCents < oneUnit {
+            if oneUnit?.currency != currency {
+                oneUnit = (currency, CurrencyExponent(code: currency)?.minorUnitsPerMajorUnit ?? 1)
+            }
+            if priceCents < oneUnit!.minorUnits {
                 var below = priceCentsBelowOneUnit.map { [$0] } ?? []
                 below.note(.priceCentsBelowOneUnit, column: "priceCents", line: row.line,
                            message: "every priceCents is below 1 \(currency) (priceCents is in minor units: 4500 is 45.00); for prices in units, name the column price")
