@@ -54,7 +54,8 @@ public struct CatalogFileReader<Source: ByteSource> {
         if csv != nil { csv!.errors.append(error) } else { ndjson!.errors.append(error) }
     }
 
-    /// Records (CSV, after the header) or non-blank lines (NDJSON) read so far, good or not.
+    /// Records (CSV, after the header, but for all-empty ones) or non-blank lines (NDJSON) read so
+    /// far, good or not.
     public var rowsRead: Int { csv?.rowsRead ?? ndjson!.rowsRead }
 
     /// Bytes taken from the source so far, for progress (a percentage of the file's size).
