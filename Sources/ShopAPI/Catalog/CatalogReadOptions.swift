@@ -10,7 +10,9 @@ public struct CatalogReadOptions: Sendable, Equatable {
     public var ignoreUnknown: Bool
     /// The CSV separator; nil: the one the header line uses most (`,`, `;` or TAB; `,` on a tie).
     public var delimiter: CSVDelimiter?
-    /// The file's warnings (a padded header cell, an ignored column) are errors.
+    /// The file's warnings (a padded header cell, an ignored column) are errors. The rows'
+    /// warnings are the import's: `CatalogImportOptions.strict` makes those errors, so a caller
+    /// that wants every warning to be an error (`shop-rpc import --strict`) sets both.
     public var strict: Bool
 
     public init(mapping: CatalogColumnMapping = .none, ignoreUnknown: Bool = false, delimiter: CSVDelimiter? = nil, strict: Bool = false) {
