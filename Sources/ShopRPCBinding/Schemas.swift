@@ -38,14 +38,17 @@ enum Schemas {
     /// its members.
     static let catalogRow: JSONValue = [
         "title": "CatalogProduct",
-        "description": "One variant as a catalog file's row: a member left out keeps the field (a new SKU of a new product needs name, category and priceCents; a product field set on one variant is set on all of its product's).",
+        "description": "One variant as a catalog file's row: a member left out keeps the field (a new SKU of a new product needs name, category and a price: priceCents or price; a product field set on one variant is set on all of its product's).",
         "type": "object",
         "properties": [
             "sku": describing(string, "The product's SKU, its key."),
             "name": describing(string, "The product's name, 1 to 255 characters."),
             "description": describing(string, "What the product is; may be empty."),
             "category": describing(string, "The product's category."),
-            "priceCents": describing(["type": "integer", "minimum": 0], "The price in the currency's minor units (cents)."),
+            "priceCents": describing(["type": "integer", "minimum": 0], "The price in the currency's minor units (cents: 1999 is 19.99 USD); give this or price."),
+            "price": describing(
+                ["type": ["string", "integer"], "pattern": "^[0-9]+(\\.[0-9]+)?$", "minimum": 0],
+                "The price in the currency's major units, read exactly: a string such as \"19.99\" (a JSON number with decimals is refused, since JSON numbers are binary floating point), or an integer; at most the currency's ISO 4217 decimals (USD 2, JPY 0, KWD 3). Give this or priceCents."),
             "currency": describing(string, "ISO 4217 code of the price's currency."),
             "stock": describing(["type": "integer", "minimum": 0], "Units available, set absolutely."),
             "handle": describing(string, "The product this SKU is a variant of; rows with the same handle are one product's variants (default: the SKU)."),

@@ -164,7 +164,7 @@ struct ProductsUpsertParams: DeclaredParams {
     var products: [JSONValue] = []
     static let fields: [ParamField<Self>] = [
         .objects("products", \.products, count: productsPerCall, noun: "products", itemSchema: Schemas.catalogRow, example: #"{"sku": …}"#,
-                 "The products, as a catalog file's rows: sku, and any of name, description, category, priceCents, currency, stock, handle, brand, status, option1Name … option3Value."),
+                 "The products, as a catalog file's rows: sku, and any of name, description, category, priceCents or price, currency, stock, handle, brand, status, option1Name … option3Value."),
     ]
 
     /// The products as a catalog file's NDJSON, one per line in order, which the import's reader

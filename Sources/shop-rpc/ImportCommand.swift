@@ -9,13 +9,15 @@ import Dispatch
 import RPCServer  // HelpColumns
 import ShopAPI
 
-/// `shop-rpc import [--db PATH|URI] [--format csv|ndjson] [--replace] [--dry-run] FILE|-`:
+/// `shop-rpc import [--db PATH|URI] [--format csv|ndjson] [--replace] [--dry-run] [--strict] [--map …]
+/// [--ignore-unknown] [--delimiter …] [--encoding …] FILE|-`:
 /// checks a catalog file and imports it into the store in one transaction, all or nothing
 /// (protocol.md, section 9). Exit statuses: 0 imported (or checked, with `--dry-run`), the
-/// summary on stdout; 1 the file or a row had errors (on stderr, `FILE:LINE: field: message`,
+/// summary on stdout (its warnings also on stderr); 1 the file or a row had errors (or, with
+/// `--strict`, warnings) (on stderr, `FILE:LINE: field: message`,
 /// nothing written), or the file or store could not be opened or written; 2 a usage error.
 enum ImportCommand {
-    static let synopsis = "shop-rpc import [--db PATH|URI] [--format csv|ndjson] [--replace] [--dry-run] FILE|-"
+    static let synopsis = "shop-rpc import [--db PATH|URI] [--format csv|ndjson] [--replace] [--dry-run] [--strict] [--map 'NAME=column,…'] [--ignore-unknown] [--delimiter ,|;|tab] [--encoding NAME] FILE|-"
 
     static var usage: String {
         CommandUsage.text(
@@ -24,12 +26,15 @@ enum ImportCommand {
             flags: ShopFlags.importFlags,
             notes: [
                 "Columns (CSV header) or members (NDJSON): sku (required), name, description, category, priceCents,",
-                "currency, stock; for products with variants handle, brand, status (active, draft, archived),",
+                "currency, stock, price; for products with variants handle, brand, status (active, draft, archived),",
                 "option1Name, option1Value … option3Value: rows with the same handle are one product's variants, its",
-                "fields given on its first row. A new SKU needs name, category and priceCents; for an existing one, a field",
-                "the file gives sets it and one it leaves out keeps it. A store created by the import starts empty and sells in",
-                "the currency of the file's first row (USD if it gives none); a row in another currency is an error.",
-                "Prints {\"rows\",\"created\",\"updated\",\"unchanged\",\"archived\",\"stockSet\"} on success (exit 0); the file's",
+                "fields given on its first row. price is in the currency's units (19.99 USD, 500 JPY, 1.234 KWD),",
+                "priceCents in its minor units (1999); a row gives one of them. A new SKU needs name, category and a",
+                "price; for an existing one, a field the file gives sets it and one it leaves out keeps it. A store created",
+                "by the import starts empty and sells in the currency of the file's first row (USD if it gives none); a row",
+                "in another currency is an error. CSV: separators , ; or TAB, line ends LF, CRLF or CR; empty rows skipped.",
+                "Prints {\"rows\",\"created\",\"updated\",\"unchanged\",\"archived\",\"stockSet\"} on success (exit 0), and",
+                "\"warnings\" when there are any (each also on stderr as FILE:LINE: warning: kind: message); the file's",
                 "errors on stderr as FILE:LINE: field: message, at most 50 and a count of the rest, writing nothing (exit 1).",
             ])
     }
@@ -53,11 +58,16 @@ enum ImportCommand {
         } catch {
             throw .usage("\(error)\n\(usage)")
         }
-        let options = CatalogImportOptions(replace: parsed[ShopFlags.replace], dryRun: parsed[ShopFlags.dryRun])
+        let options = CatalogImportOptions(replace: parsed[ShopFlags.replace], dryRun: parsed[ShopFlags.dryRun], strict: parsed[ShopFlags.strict])
+        if parsed[ShopFlags.delimiter] != nil && format != .csv {
+            throw .usage("--delimiter is for CSV files only\n\(usage)")
+        }
+        let readOptions = CatalogReadOptions(mapping: parsed[ShopFlags.map], ignoreUnknown: parsed[ShopFlags.ignoreUnknown],
+                                             delimiter: parsed[ShopFlags.delimiter], strict: options.strict)
 
         let file = try openFile(path)
         let location = StoreOpening.location(parsed[ShopFlags.database])
-        var source = CatalogFiles.reader(format: format, fileDescriptor: file.descriptor)
+        var source = CatalogFiles.reader(format: format, fileDescriptor: file.descriptor, encoding: parsed[ShopFlags.encoding], options: readOptions)
         let outcome: CatalogImportOutcome
         do {
             if !options.dryRun, StoreOpening.isSQLiteFile(location), !StoreOpening.fileExists(location) {
@@ -78,6 +88,7 @@ enum ImportCommand {
             writeRawToStandardError(source.errorReport(file: path).map { $0 + "\n" }.joined())
             return 1
         }
+        writeRawToStandardError(outcome.summary.warnings.map { $0.formatted(file: path) + "\n" }.joined())
         print(outcome.summary.json)
         return 0
     }

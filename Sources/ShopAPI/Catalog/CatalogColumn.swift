@@ -1,11 +1,18 @@
-/// The columns of a catalog file (a CSV header's names, an NDJSON object's members), in the order
-/// `export products` writes them. Names are case-sensitive and spelled as in protocol.md.
+/// The columns of a catalog file (a CSV header's names, an NDJSON object's members). Names are
+/// case-sensitive and spelled as in protocol.md. `export products` writes `exported`, in that
+/// order; `price` (major units) is read only, and converted to `priceCents` on import.
 public enum CatalogColumn: String, CaseIterable, Sendable {
     case sku, name, description, category, priceCents, currency, stock
     // Products with variants: rows with the same handle are the variants of one product.
     case handle, brand, status, option1Name, option1Value, option2Name, option2Value, option3Name, option3Value
+    /// The price in the currency's major units (`19.99`), read exactly (`MajorUnitPrice`).
+    case price
 
-    /// "sku, name, description, category, priceCents, currency, stock, handle, …": for error messages.
+    /// The columns `export products` writes, in order (every column but `price`); an import
+    /// reads them back exactly.
+    public static let exported: [CatalogColumn] = allCases.filter { $0 != .price }
+
+    /// "sku, name, description, category, priceCents, currency, stock, handle, …, price": for error messages.
     public static let acceptedList = allCases.map(\.rawValue).joined(separator: ", ")
 
     /// The column whose name differs from `name` only in letter case, for a "did you mean" hint.

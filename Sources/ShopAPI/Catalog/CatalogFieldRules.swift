@@ -33,7 +33,7 @@ enum CatalogFieldRules {
         case .brand: return checkBrand(value)
         case .status: return checkStatus(value)
         case .currency: return checkCurrency(value)
-        case .priceCents, .stock: return nil
+        case .priceCents, .stock, .price: return nil
         }
     }
 
@@ -86,6 +86,12 @@ enum CatalogFieldRules {
         if utf8.count == 3 && utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) { return nil }
         return "\(quoted(value)) is not three capital letters (an ISO 4217 code such as USD)"
     }
+
+    /// A row that gives both `price` and `priceCents`.
+    static let bothPrices = "the row gives both price (major units, 19.99) and priceCents (minor units, 1999): give one"
+
+    /// Follows "invalid UTF-8": files saved by spreadsheets on Windows are often Windows-1252.
+    static let encodingHint = " (if the file was saved by Excel or another Windows program, read it with --encoding windows-1252)"
 
     /// `priceCents` and `stock`: 0…`max`.
     static func checkRange(_ value: Int, max: Int) -> String? {

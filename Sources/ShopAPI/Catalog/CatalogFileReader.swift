@@ -21,11 +21,12 @@ public struct CatalogFileReader<Source: ByteSource> {
     private var variants = CatalogVariantGroups()
     public let format: CatalogFileFormat
 
-    public init(format: CatalogFileFormat, source: Source) {
+    /// - Parameter options: column mapping, unknown columns, the CSV separator, `strict`.
+    public init(format: CatalogFileFormat, source: Source, options: CatalogReadOptions = CatalogReadOptions()) {
         self.format = format
         switch format {
-        case .csv: csv = CSVCatalogReader(source: source)
-        case .ndjson: ndjson = NDJSONCatalogReader(source: source)
+        case .csv: csv = CSVCatalogReader(source: source, options: options)
+        case .ndjson: ndjson = NDJSONCatalogReader(source: source, options: options)
         }
     }
 
@@ -42,6 +43,12 @@ public struct CatalogFileReader<Source: ByteSource> {
         return nil
     }
 
+    /// What is legal but probably a mistake, found so far (a padded header cell, an ignored
+    /// column); empty under `strict`, where each is an error.
+    public var warnings: [CatalogImportWarning] {
+        csv?.warnings ?? ndjson!.warnings
+    }
+
     /// Everything found wrong so far.
     public var errors: CatalogFileErrors {
         csv?.errors ?? ndjson!.errors
@@ -53,7 +60,8 @@ public struct CatalogFileReader<Source: ByteSource> {
         if csv != nil { csv!.errors.append(error) } else { ndjson!.errors.append(error) }
     }
 
-    /// Records (CSV, after the header) or non-blank lines (NDJSON) read so far, good or not.
+    /// Records (CSV, after the header, but for all-empty ones) or non-blank lines (NDJSON) read so
+    /// far, good or not.
     public var rowsRead: Int { csv?.rowsRead ?? ndjson!.rowsRead }
 
     /// Bytes taken from the source so far, for progress (a percentage of the file's size).

@@ -10,7 +10,7 @@ package struct CatalogProductWriter<Sink: ByteSink> {
     private var writer: RecordWriter<Sink>
 
     package init(format: CatalogFileFormat, sink: Sink) {
-        writer = RecordWriter(format: format, columns: CatalogColumn.allCases.map(\.rawValue), sink: sink)
+        writer = RecordWriter(format: format, columns: CatalogColumn.exported.map(\.rawValue), sink: sink)
     }
 
     /// The sink; after `finish()` it has received every byte.
@@ -22,6 +22,7 @@ package struct CatalogProductWriter<Sink: ByteSink> {
     }
 
     /// Writes one row; a nil field is an empty CSV cell or a member left out of the NDJSON object.
+    /// Its `price` (major units, read only) is not written: the columns are `CatalogColumn.exported`.
     package mutating func write(_ row: CatalogRow) throws(ByteSinkError) {
         try writer.write(row.sku)
         if let name = row.name { try writer.write(name) } else { try writer.writeNull() }
@@ -48,7 +49,7 @@ package struct CatalogProductWriter<Sink: ByteSink> {
 
 extension RecordWriter {
     /// Writes one product with its stock as a record of a catalog file's columns
-    /// (`CatalogColumn.allCases`, in that order): what `export products` and `CatalogProductWriter`
+    /// (`CatalogColumn.exported`, in that order): what `export products` and `CatalogProductWriter`
     /// write, so that an export reads back as the rows it came from.
     package mutating func writeProduct(_ product: Product, status: ProductStatus, stock: Int) throws(ByteSinkError) {
         try write(product.sku)

@@ -6,9 +6,9 @@
 /// A value; `Sendable`. The reader guarantees the file-level rules (protocol.md, "Catalog files"):
 /// every present field is well-formed and in range, no SKU appears twice in one file, and a row
 /// with a handle carries its product's fields as the handle's earlier rows gave them
-/// (`CatalogVariantGroups`). Whether
-/// a row may create a product (a new SKU needs `name`, `category` and `priceCents`) depends on the
-/// store, and is checked by the import.
+/// (`CatalogVariantGroups`). Whether a row may create a product (a new SKU needs `name`,
+/// `category` and a price) depends on the store, and is checked by the import, as is `price`'s
+/// number of decimals (the currency's). A row gives at most one of `priceCents` and `price`.
 public struct CatalogRow: Sendable, Equatable {
     /// The 1-based line of the file where the row starts (a CSV record may span lines), for errors.
     public var line: Int
@@ -16,7 +16,7 @@ public struct CatalogRow: Sendable, Equatable {
     public var name: String?
     public var description: String?
     public var category: String?
-    /// Price of one unit in the smallest unit of `currency` (cents).
+    /// Price of one unit in the smallest unit of `currency` (cents): minor units.
     public var priceCents: Int?
     /// ISO 4217 code: three capital letters.
     public var currency: String?
@@ -31,10 +31,14 @@ public struct CatalogRow: Sendable, Equatable {
     public var optionNames: [String]?
     /// The variant's values, one per option name, in the names' order; nil when the row gives none.
     public var optionValues: [String]?
+    /// Price of one unit in the major units of the currency (`19.99`); the import converts it
+    /// to minor units with the currency's ISO 4217 exponent (`CurrencyExponent`).
+    public var price: MajorUnitPrice?
 
     public init(line: Int, sku: String, name: String? = nil, description: String? = nil, category: String? = nil,
                 priceCents: Int? = nil, currency: String? = nil, stock: Int? = nil, handle: String? = nil, brand: String? = nil,
-                status: ProductStatus? = nil, optionNames: [String]? = nil, optionValues: [String]? = nil) {
+                status: ProductStatus? = nil, optionNames: [String]? = nil, optionValues: [String]? = nil,
+                price: MajorUnitPrice? = nil) {
         self.line = line
         self.sku = sku
         self.name = name
@@ -48,6 +52,7 @@ public struct CatalogRow: Sendable, Equatable {
         self.status = status
         self.optionNames = optionNames
         self.optionValues = optionValues
+        self.price = price
     }
 }
 

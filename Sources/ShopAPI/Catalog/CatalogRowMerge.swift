@@ -3,10 +3,11 @@
 /// both stores apply rows through it (SQLite row by row, PostgreSQL a batch at a time), and so do
 /// the admin methods that add or change products. Pure; thread-safe.
 ///
-/// - A new SKU of a new product needs `name`, `category` and `priceCents`; `description` and
+/// - A new SKU of a new product needs `name`, `category` and a price (`priceCents`, or `price` in
+///   major units, converted with the store currency's ISO 4217 exponent); `description` and
 ///   `brand` default to "", `currency` to the store's, `stock` to 0, `status` to active. A new SKU
-///   whose `handle` the store has is a new variant of that product: it needs `priceCents`, and
-///   takes the product's fields unless the row gives them.
+///   whose `handle` the store has is a new variant of that product: it needs a price, and takes
+///   the product's fields unless the row gives them.
 /// - For an existing SKU a field the row gives sets it, a field it leaves out keeps it. A product
 ///   field (name, description, category, brand, status, option names) set on one variant is set
 ///   on every variant of its product (`productChanged`). An archived product the row lists comes
@@ -60,13 +61,15 @@ enum CatalogRowMerge {
         if let given = row.currency, given != currency {
             errors.append(RowError(field: "currency", message: "\(given) is not the store's currency, \(currency): a store sells in one currency"))
         }
+        let priceCents = minorUnits(row, currency: currency, errors: &errors)
         let base = existing ?? sibling
         guard let base else {
-            for (field, missing) in [("name", row.name == nil), ("category", row.category == nil), ("priceCents", row.priceCents == nil)] where missing {
+            for (field, missing) in [("name", row.name == nil), ("category", row.category == nil),
+                                     ("priceCents", row.priceCents == nil && row.price == nil)] where missing {
                 errors.append(RowError(field: field, message: "\(row.sku) is not in the store, and a new product needs a \(field)"))
             }
             let options = self.options(names: row.optionNames ?? [], values: row.optionValues, errors: &errors)
-            guard errors.isEmpty, let name = row.name, let category = row.category, let priceCents = row.priceCents else {
+            guard errors.isEmpty, let name = row.name, let category = row.category, let priceCents else {
                 return .rejected(errors)
             }
             let product = Product(sku: row.sku, name: name, description: row.description ?? "", category: category,
@@ -78,7 +81,7 @@ enum CatalogRowMerge {
         if existing != nil, let handle = row.handle, handle != old.handle {
             errors.append(RowError(field: "handle", message: "\(row.sku) is a variant of \(CatalogFieldRules.quoted(old.handle)); a variant cannot move to another product"))
         }
-        if existing == nil && row.priceCents == nil {
+        if existing == nil && row.priceCents == nil && row.price == nil {
             errors.append(RowError(field: "priceCents", message: "\(row.sku) is not in the store, and a new variant needs a priceCents"))
         }
         let oldNames = old.options.map(\.name)
@@ -95,7 +98,7 @@ enum CatalogRowMerge {
         guard errors.isEmpty else { return .rejected(errors) }
         let product = Product(
             sku: row.sku, name: row.name ?? old.name, description: row.description ?? old.description,
-            category: row.category ?? old.category, priceCents: row.priceCents ?? old.priceCents, currency: old.currency,
+            category: row.category ?? old.category, priceCents: priceCents ?? old.priceCents, currency: old.currency,
             handle: old.handle, brand: row.brand ?? old.brand, options: options)
         let status = row.status ?? (base.status == .archived ? .active : base.status)
         let productChanged = status != base.status || product.name != old.name || product.description != old.description
@@ -129,19 +132,56 @@ enum CatalogRowMerge {
         }
         return zip(names, values).map { ProductOption(name: $0, value: $1) }
     }
+
+    /// The row's price in minor units: its `priceCents`, or its `price` converted with
+    /// `currency`'s exponent (an error when it has more decimals than the currency, or the
+    /// currency has no minor unit in ISO 4217); nil when it gives neither or on error.
+    private static func minorUnits(_ row: CatalogRow, currency: String, errors: inout [RowError]) -> Int? {
+        guard let price = row.price else { return row.priceCents }
+        guard let exponent = CurrencyExponent(code: currency) else {
+            errors.append(RowError(field: "price", message: "\(currency) has no minor unit in ISO 4217's list, so a price in units cannot be converted; give priceCents"))
+            return nil
+        }
+        switch price.minorUnits(exponent: exponent, currency: currency) {
+        case .success(let value):
+            return value
+        case .failure(let error):
+            errors.append(RowError(field: "price", message: error.message))
+            return nil
+        }
+    }
 }
 
 // MARK: - Counting
 
 extension CatalogImportSummary {
-    /// Counts `row`, applied with `outcome` (a rejected row counts nowhere).
-    mutating func count(_ row: CatalogRow, _ outcome: CatalogRowMerge.Outcome) {
+    /// Counts `row`, applied with `outcome` in a store selling in `currency` (a rejected row
+    /// counts nowhere), and notes the row's warnings.
+    mutating func count(_ row: CatalogRow, _ outcome: CatalogRowMerge.Outcome, currency: String) {
+        if case .rejected = outcome { return }
+        if let priceCents = row.priceCents {
+            priceCentsRows += 1
+            if oneUnit?.currency != currency {
+                oneUnit = (currency, CurrencyExponent(code: currency)?.minorUnitsPerMajorUnit ?? 1)
+            }
+            if priceCents < oneUnit!.minorUnits {
+                var below = priceCentsBelowOneUnit.map { [$0] } ?? []
+                below.note(.priceCentsBelowOneUnit, column: "priceCents", line: row.line,
+                           message: "every priceCents is below 1 \(currency) (priceCents is in minor units: 4500 is 45.00); for prices in units, name the column price")
+                priceCentsBelowOneUnit = below.first
+            }
+        }
         switch outcome {
         case .rejected:
             return
         case .create:
             created += 1
-            if row.stock != nil { stockSet += 1 }
+            if row.stock != nil {
+                stockSet += 1
+            } else {
+                warnings.note(.newProductsWithoutStock, line: row.line,
+                              message: "new products without a stock value start at 0, so orders for them fail with OutOfStock until their stock is set")
+            }
         case let .update(_, _, stock, _):
             updated += 1
             if stock != nil { stockSet += 1 }
@@ -150,5 +190,26 @@ extension CatalogImportSummary {
             if stock != nil { stockSet += 1 }
         }
         rows += 1
+    }
+}
+
+extension CatalogImportSummary {
+    /// Once every row is counted: adds the warnings decided by the whole file (every
+    /// `priceCents` below one major unit). With `strict`, reports each warning's lines to
+    /// `source` as errors (`FILE:LINE: field: kind: message (--strict)`), so the import writes
+    /// nothing.
+    mutating func finishWarnings<Source: CatalogRowSource>(strict: Bool, reportingTo source: inout Source) {
+        for error in finishWarnings(strict: strict) { source.reportError(line: error.line, field: error.field, message: error.message) }
+    }
+
+    private mutating func finishWarnings(strict: Bool) -> [CatalogFileError] {
+        if let below = priceCentsBelowOneUnit, below.count == priceCentsRows {
+            warnings.append(below)
+        }
+        priceCentsBelowOneUnit = nil
+        guard strict else { return [] }
+        return warnings.flatMap { warning in
+            warning.lines.map { CatalogFileError(line: $0, field: warning.field, message: "\(warning.kind.rawValue): \(warning.message) (--strict)") }
+        }
     }
 }

@@ -8,7 +8,7 @@ package enum ExportSubject: String, CaseIterable, Sendable {
     /// The record's fields, in the order they are written.
     package var columns: [String] {
         switch self {
-        case .products: CatalogColumn.allCases.map(\.rawValue)
+        case .products: CatalogColumn.exported.map(\.rawValue)
         case .stock: [CatalogColumn.sku.rawValue, CatalogColumn.stock.rawValue]
         case .orders: ["orderId", "createdAt", "cartId", "customer", "status", "currency", "totalCents", "line", "sku", "quantity", "unitPriceCents"]
         case .ledger: ["seq", "at", "sku", "delta", "availableAfter", "reason", "orderId", "source", "actor"]

@@ -148,7 +148,7 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
                     state.products.values.filter { $0.handle == handle }.min { state.seq[$0.sku] ?? 0 < state.seq[$1.sku] ?? 0 }
                 }.flatMap { state.stored($0.sku) } : nil
                 let outcome = CatalogRowMerge.merge(row, into: existing, sibling: sibling, currency: currency!)
-                summary.count(row, outcome)
+                summary.count(row, outcome, currency: currency!)
                 listed.insert((existing ?? sibling)?.product.handle ?? row.handle ?? sku)
                 switch outcome {
                 case let .rejected(errors):
@@ -169,6 +169,7 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         } catch {
             throw ShopError(storeError: error)
         }
+        summary.finishWarnings(strict: options.strict, reportingTo: &source)
         if options.replace {
             for handle in Set(state.products.values.map(\.handle)) where !listed.contains(handle) && state.status[handle] != .archived {
                 state.status[handle] = .archived

@@ -131,6 +131,7 @@ struct PostgreSQLCatalogImport {
             }
             try apply(batch, &source)
             progress(CatalogImportProgress(rows: seen, bytesRead: source.bytesRead, finishing: true))
+            summary.finishWarnings(strict: options.strict, reportingTo: &source)
             if source.hasErrors { return summary }
             if options.replace { try archiveUnlisted() }
             if !options.dryRun { try write() }
@@ -173,7 +174,7 @@ struct PostgreSQLCatalogImport {
                         : nil
                 }
                 let outcome = CatalogRowMerge.merge(row, into: stored, sibling: sibling, valuesTakenBy: takenBy, currency: currency)
-                summary.count(row, outcome)
+                summary.count(row, outcome, currency: currency)
                 if case let .rejected(errors) = outcome {
                     for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
                 }

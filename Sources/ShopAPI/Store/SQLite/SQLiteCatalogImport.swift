@@ -132,7 +132,7 @@ struct SQLiteCatalogImport {
                         ? try variant(of: base.product.handle, withValues: row.optionValues ?? [], other: row.sku) : nil
                 }
                 let outcome = CatalogRowMerge.merge(row, into: existing, sibling: sibling, valuesTakenBy: takenBy, currency: currency)
-                summary.count(row, outcome)
+                summary.count(row, outcome, currency: currency)
                 if case let .rejected(errors) = outcome {
                     for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
                 }
@@ -140,6 +140,7 @@ struct SQLiteCatalogImport {
                 if writes != nil { try apply(outcome, to: existing ?? sibling, with: &writes!) }
             }
             progress(CatalogImportProgress(rows: seen, bytesRead: source.bytesRead, finishing: true))
+            summary.finishWarnings(strict: options.strict, reportingTo: &source)
             if source.hasErrors { return summary }
             if options.replace { try archiveUnlisted(with: &writes) }
             if writes != nil { try vocabulary.finish { try writes!.addWords($0) } }
