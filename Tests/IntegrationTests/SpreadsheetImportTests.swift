@@ -37,10 +37,10 @@ final class SpreadsheetImportTests: XCTestCase {
             XCTAssertEqual(result.warnings.first?["column"] as? String, "name")
             XCTAssertEqual(result.stderr, "\(path):1: warning: trimmedHeader: the header cell \"name   \" has white space around its name, read as \"name\"\n")
             XCTAssertEqual(try exported(store.location), [
-                "sku,name,description,category,priceCents,currency,stock",
-                "GIFT-5,€5 voucher,,gifts,500,USD,100",
-                "MUG-1,Café crème,,kitchen,1250,USD,4",
-            ])
+                "sku,name,description,category,priceCents,currency,stock,handle,brand,status,option1Name,option1Value,option2Name,option2Value,option3Name,option3Value",
+                "MUG-1,Café crème,,kitchen,1250,USD,4,MUG-1,,active,,,,,,",
+                "GIFT-5,€5 voucher,,gifts,500,USD,100,GIFT-5,,active,,,,,,",
+            ], "in the file's order, each product its own handle")
         }
     }
 
@@ -70,10 +70,10 @@ final class SpreadsheetImportTests: XCTestCase {
             XCTAssertEqual(result.warnings.map { $0["column"] as? String }, ["ID", "Images"], "each ignored column once")
             XCTAssertEqual(result.warnings.first?["lines"] as? [Int], [1])
             XCTAssertEqual(try exported(store.location), [
-                "sku,name,description,category,priceCents,currency,stock",
-                "C-1,Cap,,apparel,2500,USD,3",
-                "H-1,Hoodie,,apparel,4500,USD,3",
-                "T-1,Tee,,apparel,1799,USD,3",
+                "sku,name,description,category,priceCents,currency,stock,handle,brand,status,option1Name,option1Value,option2Name,option2Value,option3Name,option3Value",
+                "T-1,Tee,,apparel,1799,USD,3,T-1,,active,,,,,,",
+                "C-1,Cap,,apparel,2500,USD,3,C-1,,active,,,,,,",
+                "H-1,Hoodie,,apparel,4500,USD,3,H-1,,active,,,,,,",
             ])
         }
     }
