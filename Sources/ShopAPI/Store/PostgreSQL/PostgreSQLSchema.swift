@@ -249,6 +249,5 @@ enum PostgreSQLSchema {
         CREATE INDEX products_by_handle ON products (handle, seq);
         DROP INDEX products_live_by_category;
         CREATE INDEX products_live_by_category ON products (category, seq) WHERE NOT archived AND seq = product_seq;
-        CREATE INDEX products_live_in_order ON products (seq) WHERE NOT archived AND seq = product_seq;
         """
 }

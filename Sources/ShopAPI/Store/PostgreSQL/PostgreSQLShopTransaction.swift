@@ -13,8 +13,8 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
 
     // MARK: - Products and stock
 
-    /// The first variants of live products (`seq = product_seq`, not archived), through the
-    /// partial indexes that hold exactly those.
+    /// The first variants of live products (`seq = product_seq`, not archived): by category
+    /// through the partial index that holds exactly those, else along `seq`'s index.
     func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, product: Product)] {
         let row = { (row: PostgreSQLRow) in (seq: row.int64(0), product: ShopRows.product(ShopRows.Offset(row, by: 1))) }
         if let category {
@@ -80,7 +80,7 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
     /// Only a product's first variant has words (`PostgreSQLSchema`, version 8), so each product
     /// is found once.
     ///
-    /// 1. the first products in catalog order (`products_live_in_order`), at most
+    /// 1. the first products in catalog order (`seq`'s index), at most
     ///    `searchLimits.rowsToCheck(words:)` of them (fewer the more words the query has: each row
     ///    is checked against all of them): when the words are common, the first `limit` matches
     ///    are among them;

@@ -212,6 +212,5 @@ enum SQLiteSchema {
         CREATE INDEX products_by_handle ON products (handle, seq);
         DROP INDEX products_live_by_category;
         CREATE INDEX products_live_by_category ON products (category, seq) WHERE archived = 0 AND seq = product_seq;
-        CREATE INDEX products_live_in_order ON products (seq) WHERE archived = 0 AND seq = product_seq;
         """
 }

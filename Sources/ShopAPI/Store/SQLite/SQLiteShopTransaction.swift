@@ -11,8 +11,9 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
 
     // MARK: - Products and stock
 
-    /// The first variants of live products (`seq = product_seq`, `archived = 0`), through the
-    /// partial indexes that hold exactly those, by category or in catalog order.
+    /// The first variants of live products (`seq = product_seq`, `archived = 0`): by category
+    /// through the partial index that holds exactly those, else along `seq`'s index, skipping
+    /// the other rows (an index of their own would cost every import a B-tree insert per row).
     func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, product: Product)] {
         let row = { (row: SQLiteStatement) in (seq: row.int64(0), product: ShopRows.product(ShopRows.Offset(row, by: 1))) }
         if let category {
@@ -26,7 +27,7 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         }
         return try query(
             """
-            SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_live_in_order
+            SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_by_seq
             WHERE p.archived = 0 AND p.seq = p.product_seq AND p.seq > ?1 ORDER BY p.seq LIMIT ?2
             """,
             [afterSeq ?? .min, limit], row: row
@@ -40,7 +41,7 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
                 WHERE archived = 0 AND seq = product_seq AND category = ?1
                 """, [category]) { $0.int(0) }.first ?? 0
         }
-        return try query("SELECT count(*) FROM products INDEXED BY products_live_in_order WHERE archived = 0 AND seq = product_seq", []) {
+        return try query("SELECT count(*) FROM products WHERE archived = 0 AND seq = product_seq", []) {
             $0.int(0)
         }.first ?? 0
     }
@@ -99,7 +100,7 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         while found.count < limit {
             let batch = try query(
                 """
-                SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_live_in_order
+                SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_by_seq
                 WHERE p.seq > ?1 AND p.archived = 0 AND p.seq = p.product_seq ORDER BY p.seq LIMIT ?2
                 """,
                 [afterSeq, 512]

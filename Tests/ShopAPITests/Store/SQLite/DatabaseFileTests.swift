@@ -149,7 +149,6 @@ final class DatabaseFileTests: XCTestCase {
     /// build is as a build of version 5 left it (the products' rows, seq and archived as they were).
     private static let undoVersion6 = """
         DROP INDEX products_by_handle;
-        DROP INDEX products_live_in_order;
         DROP INDEX products_live_by_category;
         CREATE INDEX products_live_by_category ON products (category, sku) WHERE archived = 0;
         ALTER TABLE products DROP COLUMN handle;
