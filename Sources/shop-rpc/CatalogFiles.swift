@@ -9,6 +9,11 @@ enum CatalogFiles {
         FileRows(reader: CatalogFileReader(format: format, source: FileDescriptorSource(fileDescriptor: fileDescriptor)))
     }
 
+    /// The rows of a platform's product CSV open on `fileDescriptor`, as its preset translates them.
+    static func platformReader(_ preset: CatalogPreset, options: PlatformImportOptions, fileDescriptor: Int32) -> some ImportFileSource {
+        PlatformRows(reader: PlatformCatalogReader(preset: preset, options: options, source: FileDescriptorSource(fileDescriptor: fileDescriptor)))
+    }
+
     /// Writes the records `body` gives to `fileDescriptor` as `format`, with these columns, then
     /// what is still buffered.
     static func write(format: CatalogFileFormat, columns: [String], to fileDescriptor: Int32,
@@ -51,8 +56,13 @@ enum CatalogFiles {
     }
 }
 
-/// An import's source of rows, and the lines that report its errors (`FILE:LINE: field:
-/// message`, at most 50, then a count of the rest).
+/// An import's source of rows, the lines that report its errors (`FILE:LINE: field: message`, at
+/// most 50, then a count of the rest), and the summary line it prints.
 protocol ImportFileSource: CatalogRowSource {
     func errorReport(file: String) -> [String]
+    func summaryLine(_ summary: CatalogImportSummary) -> String
+}
+
+extension ImportFileSource {
+    func summaryLine(_ summary: CatalogImportSummary) -> String { summary.json }
 }

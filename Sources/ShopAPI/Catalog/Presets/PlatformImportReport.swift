@@ -37,3 +37,11 @@ public struct PlatformImportReport: Sendable, Equatable {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+extension PlatformImportReport {
+    /// The line `shop-rpc import --from` prints: the import's summary (`CatalogImportSummary.json`)
+    /// with this report as its last member, `platform`.
+    public func summaryJSON(_ summary: CatalogImportSummary) -> String {
+        String(summary.json.dropLast()) + ",\"platform\":" + json + "}"
+    }
+}
