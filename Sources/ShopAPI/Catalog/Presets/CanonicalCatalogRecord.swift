@@ -1,7 +1,7 @@
 /// The columns of a canonical catalog record: the names a catalog file's columns (CSV) or
 /// members (NDJSON) have once products carry variants and prices in currency units
 /// (protocol.md, "Catalog files"). A platform preset writes its records in these names.
-public enum CanonicalColumn: String, CaseIterable, Sendable {
+enum CanonicalColumn: String, CaseIterable, Sendable {
     case handle, sku, name, description, category, brand, status
     case option1Name, option1Value, option2Name, option2Value, option3Name, option3Value
     case price, priceCents, currency, stock
@@ -22,26 +22,26 @@ public enum CanonicalColumn: String, CaseIterable, Sendable {
 /// them over. `price` is in the currency's units as the platform writes it (`19.99`, digits with
 /// at most one point; the import reads it by the currency's exponent); `stock` is a whole number
 /// of units, at least 0. A value; `Sendable`.
-public struct CanonicalCatalogRecord: Sendable, Equatable, CustomStringConvertible {
+struct CanonicalCatalogRecord: Sendable, Equatable, CustomStringConvertible {
     /// The 1-based line of the platform's file where the row starts.
-    public var line: Int
+    var line: Int
     private var values: [String?] = Array(repeating: nil, count: CanonicalColumn.allCases.count)
 
-    public init(line: Int) {
+    init(line: Int) {
         self.line = line
     }
 
-    public subscript(column: CanonicalColumn) -> String? {
+    subscript(column: CanonicalColumn) -> String? {
         get { values[Self.index(column)] }
         set { values[Self.index(column)] = newValue }
     }
 
     /// The columns given, in `CanonicalColumn` order, with their values.
-    public var givenValues: [(column: CanonicalColumn, value: String)] {
+    var givenValues: [(column: CanonicalColumn, value: String)] {
         CanonicalColumn.allCases.compactMap { column in self[column].map { (column, $0) } }
     }
 
-    public var description: String {
+    var description: String {
         "\(line): " + givenValues.map { "\($0.column.rawValue)=\($0.value.debugDescription)" }.joined(separator: " ")
     }
 

@@ -9,20 +9,20 @@
 /// while let record = try translator.next() { print(record[.sku]!, record[.price] ?? "-") }
 /// print(translator.report.json, translator.errors.report(file: "products.csv"))
 /// ```
-public struct PlatformCatalogTranslator<Source: ByteSource> {
+struct PlatformCatalogTranslator<Source: ByteSource> {
     private var csv: CSVReader<Source>
     private var translator: (any PlatformRowTranslator)?
     private var headerRead = false
-    public let preset: CatalogPreset
+    let preset: CatalogPreset
     private let options: PlatformImportOptions
     /// Everything found wrong so far, the header's included.
-    public private(set) var errors = CatalogFileErrors()
+    private(set) var errors = CatalogFileErrors()
     /// The ignored columns (once the header is read), skipped rows and stock read as 0 so far.
-    public private(set) var report: PlatformImportReport
+    private(set) var report: PlatformImportReport
     /// Records (after the header) read so far, whatever became of them.
-    public private(set) var rowsRead = 0
+    private(set) var rowsRead = 0
 
-    public init(preset: CatalogPreset, options: PlatformImportOptions, source: Source) {
+    init(preset: CatalogPreset, options: PlatformImportOptions, source: Source) {
         csv = CSVReader(source: source)
         self.preset = preset
         self.options = options
@@ -30,12 +30,12 @@ public struct PlatformCatalogTranslator<Source: ByteSource> {
     }
 
     /// Bytes taken from the platform's file so far, for progress.
-    public var bytesRead: Int { csv.bytesRead }
+    var bytesRead: Int { csv.bytesRead }
 
     /// The next record, or nil at the end of the file (or when the header is not the platform's:
     /// then `errors` says why).
     /// - Throws: `ByteSourceError` if reading the source fails (not for anything in the bytes).
-    public mutating func next() throws(ByteSourceError) -> CanonicalCatalogRecord? {
+    mutating func next() throws(ByteSourceError) -> CanonicalCatalogRecord? {
         if !headerRead {
             headerRead = true
             guard try csv.next() else {
@@ -74,7 +74,7 @@ public struct PlatformCatalogTranslator<Source: ByteSource> {
 
     /// The platform's column a canonical one is read from (`Title` for `name` in Shopify's file),
     /// so that what the import finds wrong with a value names the column the owner knows.
-    public func sourceColumn(of column: CanonicalColumn) -> String? {
+    func sourceColumn(of column: CanonicalColumn) -> String? {
         translator?.sourceColumn(of: column)
     }
 
