@@ -25,11 +25,15 @@ final class PlatformImportTests: XCTestCase {
     /// nowhere are listed once, the skipped rows are counted, and the products are served.
     func test_eachPlatformsOwnFile_importsWithNoEdits_onBothStores() throws {
         try XCTSkipUnless(Self.canonicalColumnsAreRead, "needs the variants and price columns (issue 41, items 1-3), being added on other branches")
-        let cases: [(preset: String, file: String, currency: String?, rows: Int, skipped: [String: Int], product: String)] = [
-            ("shopify", "shopify-product_template.csv", nil, 16, ["image-only": 1], "example-shirt"),
-            ("woocommerce", "woocommerce-sample_products.csv", nil, 21, ["grouped": 1, "external": 1], "woo-hoodie"),
-            ("woocommerce", "woocommerce-importer-test-sample.csv", nil, 4, ["grouped": 1, "external": 1], "wooidea"),
-            ("medusa", "medusa-import-template.csv", "EUR", 5, [:], "sweatpants-v2"),
+        // One variant of each file, with its price in minor units and its stock as exported.
+        let cases: [(preset: String, file: String, currency: String?, rows: Int, skipped: [String: Int], product: String,
+                     sku: String, priceCents: String, stock: String)] = [
+            ("shopify", "shopify-product_template.csv", nil, 16, ["image-only": 1], "example-shirt", "HAT_GRY_275", "1799", "50"),
+            ("woocommerce", "woocommerce-sample_products.csv", nil, 21, ["grouped": 1, "external": 1], "woo-hoodie",
+             "woo-hoodie-red", "4500", "0"),
+            ("woocommerce", "woocommerce-importer-test-sample.csv", nil, 4, ["grouped": 1, "external": 1], "wooidea",
+             "WOOIDEA-green-l", "2000", "10"),
+            ("medusa", "medusa-import-template.csv", "EUR", 5, [:], "sweatpants-v2", "sweatpants-v2-xl", "2950", "0"),
         ]
         for item in cases {
             try CommandStore.forEach { store in
@@ -42,6 +46,13 @@ final class PlatformImportTests: XCTestCase {
                 XCTAssertEqual(summary?["created"] as? Int, item.rows, item.file)
                 XCTAssertEqual(platform(result)?["skippedRows"] as? [String: Int], item.skipped, item.file)
                 XCTAssertFalse((platform(result)?["ignoredColumns"] as? [String] ?? []).isEmpty, item.file)
+
+                let exported = try runCommand(["export", "products", "--format", "ndjson", "--db", store.location])
+                let variant = exported.stdout.split(separator: "\n")
+                    .compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+                    .first { $0["sku"] as? String == item.sku }
+                XCTAssertEqual((variant?["priceCents"] as? Int).map(String.init), item.priceCents, "\(item.file): \(item.sku)'s price in minor units")
+                XCTAssertEqual((variant?["stock"] as? Int).map(String.init), item.stock, "\(item.file): \(item.sku)'s stock")
 
                 let again = try runCommand(arguments + [fixture(item.file)])
                 XCTAssertEqual(again.status, 0, again.stderr)
