@@ -1,12 +1,15 @@
 /// Medusa v2's product CSV (the admin's import template and its export): one row per variant,
 /// each with its product's columns filled in, keyed by `Product Handle`; one price column per
 /// currency. Both spellings Medusa has used are read: `Variant Price EUR` and `Variant Option 1
-/// Name` (the template since 2025), `Price EUR` and `Option 1 Name` (2024). protocol.md, section
+/// Name` (the current template), `Price EUR` and `Option 1 Name` (2024). protocol.md, section
 /// 9, says which columns are read and how; every other column is reported as ignored.
 ///
 /// - The price column: the one in `--currency`'s code (an error naming the file's currencies
 ///   when there is none), else the first in the file; the other price columns are ignored.
 ///   Records carry that currency. A price column for a region (`Variant Price [Europe]`) is ignored.
+///   `Variant Price EUR` is in currency units (`29.5`: `price`); the 2024 spelling `Price EUR` is
+///   in the currency's minor units, as Medusa wrote amounts then (its template prices the mug the
+///   current one sells at `10` at `1000`): `priceCents`.
 /// - `status`: `Product Status` published is active; draft and proposed are draft; rejected is
 ///   archived; empty is draft (Medusa's own default).
 /// - `category`: `Product Type` (2024's template), else `Uncategorized`. Medusa's files have no brand.
@@ -19,6 +22,8 @@ struct MedusaRowTranslator: PlatformRowTranslator {
     private let options: [(name: Int, value: Int)]
     private let price: Int
     private let priceCurrency: String
+    /// Whether the price column is 2024's `Price EUR`, in minor units.
+    private let priceInMinorUnits: Bool
     private let columnNames: [String]
     private var identifiers = DerivedIdentifiers()
 
@@ -40,9 +45,11 @@ struct MedusaRowTranslator: PlatformRowTranslator {
             pairs.append((name, value))
         }
         options = pairs
-        let prices = (header.columns(prefix: "Variant Price ") + header.columns(prefix: "Price "))
-            .filter { Self.isCurrencyCode($0.word) }
-            .sorted { $0.position < $1.position }
+        let prices = (header.columns(prefix: "Variant Price ").map { ($0.position, $0.word, false) }
+            + header.columns(prefix: "Price ").map { ($0.position, $0.word, true) })
+            .filter { Self.isCurrencyCode($0.1) }
+            .sorted { $0.0 < $1.0 }
+            .map { (position: $0.0, word: $0.1, minorUnits: $0.2) }
         let codes = prices.map { $0.word.uppercased() }
         guard !prices.isEmpty else {
             throw PlatformHeaderError(message: "no price column (Variant Price EUR, Variant Price USD, …): this is not a Medusa product CSV, or it has no prices")
@@ -58,6 +65,7 @@ struct MedusaRowTranslator: PlatformRowTranslator {
         }
         price = prices[index].position
         priceCurrency = codes[index]
+        priceInMinorUnits = prices[index].minorUnits
         header.markUsed(price)
         columnNames = header.names
     }
@@ -70,11 +78,11 @@ struct MedusaRowTranslator: PlatformRowTranslator {
         case .description: productDescription
         case .category: type
         case .status: status
-        case .price, .currency: price
+        case .price, .priceCents, .currency: price
         case .stock: stock
         case .option1Name, .option2Name, .option3Name: options.first?.name
         case .option1Value, .option2Value, .option3Value: options.first?.value
-        case .brand, .priceCents: nil
+        case .brand: nil
         }
         return position.map { columnNames[$0] }
     }
@@ -112,7 +120,12 @@ struct MedusaRowTranslator: PlatformRowTranslator {
             record[.sku] = skuValue
         }
         let priceText = row[price]
-        if !priceText.isEmpty {
+        if !priceText.isEmpty && priceInMinorUnits {
+            guard let cents = PresetText.price(priceText), !cents.contains(".") else {
+                return .failed(column: columnNames[price], message: "\(CatalogFieldRules.quoted(priceText)) is not a whole number of the currency's minor units (such as 1999)")
+            }
+            record[.priceCents] = cents
+        } else if !priceText.isEmpty {
             guard let units = PresetText.price(priceText) else {
                 return .failed(column: columnNames[price], message: "\(CatalogFieldRules.quoted(priceText)) is not a price in currency units (such as 19.99)")
             }

@@ -51,20 +51,36 @@ final class MedusaPresetTests: XCTestCase {
         ])
     }
 
-    func test_statuses_mapToShopRPCs() {
+    func test_statuses_mapToShopRPCs_and2024sSpelling_isReadWithPricesInMinorUnits() {
         let result = PlatformFixtures.translate(.medusa, text: """
-            Product Handle,Product Title,Product Status,Variant SKU,Price EUR,Variant Inventory Quantity
-            a,A,published,A1,1,4
-            b,B,draft,B1,1,4
-            c,C,proposed,C1,1,4
-            d,D,rejected,D1,1,4
+            Product Handle,Product Title,Product Status,Variant SKU,Price EUR,Variant Inventory Quantity,Product Type
+            a,A,published,A1,1000,4,Mugs
+            b,B,draft,B1,2950,4,
+            c,C,proposed,C1,1,4,
+            d,D,rejected,D1,1,4,
+            e,E,published,E1,29.5,4,
             """)
-        XCTAssertTrue(result.errors.isEmpty, "\(result.errors.report(file: "-"))")
+        XCTAssertEqual(result.errors.report(file: "m.csv"),
+                       ["m.csv:6: Price EUR: \"29.5\" is not a whole number of the currency's minor units (such as 1999)"])
         XCTAssertEqual(result.records.map { $0[.status] }, ["active", "draft", "draft", "archived"])
-        XCTAssertEqual(result.records.map { $0[.stock] }, ["4", "4", "4", "4"], "the 2024 template's spelling of columns is read too")
+        XCTAssertEqual(result.records.map { $0[.priceCents] }, ["1000", "2950", "1", "1"])
+        XCTAssertEqual(result.records.map { $0[.price] }, [nil, nil, nil, nil])
+        XCTAssertEqual(result.records.map { $0[.stock] }, ["4", "4", "4", "4"])
+        XCTAssertEqual(result.records.map { $0[.category] }, ["Mugs", "Uncategorized", "Uncategorized", "Uncategorized"])
     }
 
-    func test_template2024_semicolonSeparated() throws {
-        throw XCTSkip("needs the files helper's delimiter detection (issue 41, item 6): the 2024 template is separated by ';'")
+    /// Whether the CSV reader reads `;`-separated files. It does not yet: the helper `files` adds
+    /// delimiter detection (issue 41, item 6) on its branch; set this to true when it is merged.
+    private static let semicolonsAreRead = false
+
+    func test_template2024_semicolonSeparated_givesTheSameProductsWithStockAndPricesInMinorUnits() throws {
+        try XCTSkipUnless(Self.semicolonsAreRead, "needs the files helper's delimiter detection (issue 41, item 6): the 2024 template is separated by ';'")
+        let result = try PlatformFixtures.translate(.medusa, fixture: "medusa-import-template-2024-semicolon.csv")
+        XCTAssertTrue(result.errors.isEmpty, "\(result.errors.report(file: "2024"))")
+        XCTAssertEqual(result.records.map { $0[.sku] },
+                       ["coffee-mug-v2-one-size", "sweatpants-v2-s", "sweatpants-v2-m", "sweatpants-v2-l", "sweatpants-v2-xl"])
+        XCTAssertEqual(result.records.map { $0[.priceCents] }, ["1000", "2950", "2950", "2950", "2950"])
+        XCTAssertEqual(result.records.map { $0[.stock] }, ["100", "100", "100", "100", "100"])
+        XCTAssertEqual(Set(result.records.map { $0[.currency] }), ["EUR"])
     }
 }
