@@ -9,6 +9,8 @@
 /// import reports the repeated SKU (both lines) and writes nothing.
 struct DerivedIdentifiers {
     private var taken = Set<String>()
+    /// The next suffix to try for a made-up identifier, so that many equal ones cost one step each.
+    private var nextSuffix: [String: Int] = [:]
 
     /// Records an identifier the file gives, so that none is made up equal to it.
     mutating func register(_ identifier: String) {
@@ -22,11 +24,12 @@ struct DerivedIdentifiers {
         let pieces = [base] + parts.map(PresetText.slug).filter { !$0.isEmpty }
         let joined = Self.fitted(pieces.joined(separator: "-"))
         var candidate = joined
-        var suffix = 2
+        var suffix = nextSuffix[joined] ?? 2
         while taken.contains(candidate) {
             candidate = Self.fitted(joined + "-\(suffix)")
             suffix += 1
         }
+        if candidate != joined { nextSuffix[joined] = suffix }
         taken.insert(candidate)
         return candidate
     }

@@ -3,21 +3,23 @@
 /// `</div>`, `</h1>`…`</h6>`, `</tr>`) a line break, runs of blank lines one, white space at
 /// either end trimmed, and the entities `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&#39;` `&nbsp;`
 /// and numeric ones (`&#233;`, `&#xE9;`) decoded. Text between `<script>` or `<style>` tags is
-/// dropped. A `<` not followed by a letter, `/` or `!` is text (`a < b`), and so is an `&` that
-/// starts no entity above. Pure; reads each character once.
+/// dropped. A `<` not followed by a letter, `/` or `!` is text (`a < b`), and so is one no `>`
+/// follows, and an `&` that starts no entity above. Pure; linear in the text's length.
 enum HTMLText {
     static func plainText(_ html: String) -> String {
         guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
             return PresetText.trimmed(html)
         }
         let scalars = Array(html.unicodeScalars)
+        // A `<` after the last `>` starts no tag: known without scanning to the end for each one.
+        let lastClose = scalars.lastIndex(of: ">") ?? -1
         var out = String.UnicodeScalarView()
         var index = 0
         var skippingUntil: String?  // "script" or "style": their text is not description
         while index < scalars.count {
             let scalar = scalars[index]
-            if scalar == "<", index + 1 < scalars.count, Self.startsTag(scalars[index + 1]) {
-                guard let close = scalars[index...].firstIndex(of: ">") else { break }
+            if scalar == "<", index < lastClose, Self.startsTag(scalars[index + 1]) {
+                let close = scalars[index...].firstIndex(of: ">")!
                 let tag = Self.tagName(scalars[(index + 1)..<close])
                 if let skipped = skippingUntil {
                     if tag.closing && tag.name == skipped { skippingUntil = nil }

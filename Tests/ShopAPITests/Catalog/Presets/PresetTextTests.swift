@@ -8,8 +8,16 @@ final class PresetTextTests: XCTestCase {
         XCTAssertEqual(HTMLText.plainText("<ul><li>One</li>\n\n\n<li>Two</li></ul>"), "One\n\nTwo")
         XCTAssertEqual(HTMLText.plainText("a < b && c > d &unknown; <script>alert(1)</script>end"), "a < b && c > d &unknown; end")
         XCTAssertEqual(HTMLText.plainText("  plain text  "), "plain text")
-        XCTAssertEqual(HTMLText.plainText("<p>unclosed <b"), "unclosed")
+        XCTAssertEqual(HTMLText.plainText("<p>unclosed <b"), "unclosed <b")
         XCTAssertEqual(HTMLText.plainText("&#0; &#x110000; &#xE9;"), "&#0; &#x110000; é")
+    }
+
+    func test_html_manyUnclosedTags_takeLinearTime() {
+        let unclosed = String(repeating: "<a", count: 200_000)
+        let started = ContinuousClock.now
+        XCTAssertTrue(HTMLText.plainText(unclosed + " end") == unclosed + " end", "no > anywhere: all of it is text")
+        XCTAssertEqual(HTMLText.plainText(unclosed + "<p>end"), "end", "as a browser reads it: one tag up to the first >")
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(20), "a scan to the end for each < would be 4·10^10 steps")
     }
 
     func test_price_acceptsDigitsWithOnePoint_only() {
@@ -51,5 +59,13 @@ final class PresetTextTests: XCTestCase {
         XCTAssertEqual(made.count, 64)
         XCTAssertEqual(made, second.make(base: long, parts: ["a"]), "the same file makes the same SKUs")
         XCTAssertNotEqual(made, first.make(base: long, parts: ["b"]))
+    }
+
+    func test_derivedIdentifiers_manyEqualBases_takeLinearTime() {
+        var ids = DerivedIdentifiers()
+        let made = (0..<100_000).map { _ in ids.make(base: "mug", parts: []) }
+        XCTAssertEqual(made.prefix(3), ["mug", "mug-2", "mug-3"])
+        XCTAssertEqual(made.last, "mug-100000")
+        XCTAssertEqual(Set(made).count, made.count)
     }
 }
