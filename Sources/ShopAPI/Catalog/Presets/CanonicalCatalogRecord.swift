@@ -11,8 +11,10 @@ enum CanonicalColumn: String, CaseIterable, Sendable {
         (.option1Name, .option1Value), (.option2Name, .option2Value), (.option3Name, .option3Value),
     ]
 
-    /// Whether the value is a number in the record's NDJSON line (`price` and `stock`), not a string.
-    var isNumber: Bool { self == .price || self == .priceCents || self == .stock }
+    /// Whether the value is a JSON number in the record's NDJSON line (`priceCents` and `stock`,
+    /// integers); every other value, `price` included, is a JSON string (`"19.99"`), as catalog
+    /// files write a price in units so that no JSON reader takes it as floating point.
+    var isNumber: Bool { self == .priceCents || self == .stock }
 }
 
 /// One row a platform preset made of one row of the platform's file: the line that row starts

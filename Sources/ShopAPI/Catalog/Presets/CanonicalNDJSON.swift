@@ -1,8 +1,8 @@
 import SharedSupport
 
-/// A canonical record as one NDJSON catalog line: `{"handle":"…","sku":"…",…,"price":19.99,
-/// "stock":5}`, members in `CanonicalColumn` order, only those the record gives; `price` and
-/// `stock` as JSON numbers (the preset checked their digits), every other value a JSON string.
+/// A canonical record as one NDJSON catalog line: `{"handle":"…","sku":"…",…,"price":"19.99",
+/// "stock":5}`, members in `CanonicalColumn` order, only those the record gives; `priceCents` and
+/// `stock` as JSON integers (the preset checked their digits), every other value a JSON string.
 enum CanonicalNDJSON {
     static func append(_ record: CanonicalCatalogRecord, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))

@@ -48,7 +48,7 @@ final class PlatformCatalogReaderTests: XCTestCase {
                        #"{"rows":3,"created":3,"updated":0,"unchanged":0,"archived":0,"stockSet":1,"platform":{"from":"woocommerce","ignoredColumns":["Images","Weight (\"lbs\")"],"skippedRows":{"grouped":2,"external":1},"negativeStockAsZero":0}}"#)
     }
 
-    func test_recordsBecomeNDJSONLines_numbersAsNumbers_textAsStrings() {
+    func test_recordsBecomeNDJSONLines_integersAsNumbers_pricesAndTextAsStrings() {
         var record = CanonicalCatalogRecord(line: 2)
         record[.sku] = "A\"1"
         record[.name] = "Line\nbreak"
@@ -56,6 +56,6 @@ final class PlatformCatalogReaderTests: XCTestCase {
         record[.stock] = "3"
         var out: [UInt8] = []
         CanonicalNDJSON.append(record, to: &out)
-        XCTAssertEqual(String(decoding: out, as: UTF8.self), #"{"sku":"A\"1","name":"Line\nbreak","price":19.99,"stock":3}"#)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), #"{"sku":"A\"1","name":"Line\nbreak","price":"19.99","stock":3}"#)
     }
 }
