@@ -102,6 +102,14 @@ final class PlatformImportTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("\(file):4: Variant Price: \"four\" is not a price in currency units (such as 19.99)\n"), result.stderr)
     }
 
+    func test_fromStdin_readsThePlatformsFile_withNoFormatNeeded() throws {
+        let result = try runCommand(["import", "--db", ":memory:", "--from", "woocommerce", "-"],
+                                    input: "Type,SKU,Name,Regular price\nsimple,A,Alpha,1.5\nbundle,B,Beta,2\n")
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains(
+            "-:3: Type: \"bundle\" is not a product type (simple, variable, variation, grouped, external)\n"), result.stderr)
+    }
+
     func test_fromFlags_usageErrors() throws {
         let file = fixture("shopify-product_template.csv")
         for (arguments, message) in [
