@@ -73,7 +73,7 @@ enum ShopFlags {
         "--format", help: "the file's format (default: import: FILE's extension, .csv, .ndjson or .jsonl; export: \(exportDefaultFormat.rawValue))",
         choices: ["csv": .csv, "ndjson": .ndjson], absent: nil)
     static let from = CommandFlag<CatalogPreset?>(
-        "--from", help: "FILE is this platform's product CSV export, read as the platform writes it (protocol.md, section 9)",
+        "--from", help: "FILE is this platform's product CSV export, read as the platform writes it (protocol.md, section 11)",
         choices: ["shopify": .shopify, "woocommerce": .woocommerce, "medusa": .medusa], absent: nil)
     static let currency = CommandFlag<String?>(
         "--currency", valueName: "CODE",

@@ -1,5 +1,5 @@
 /// A platform whose product CSV export `shop-rpc import --from` reads as the platform writes it,
-/// with no edits (protocol.md, section 9, "Platform exports"). Each preset translates the
+/// with no edits (protocol.md, section 11, "Platform exports"). Each preset translates the
 /// platform's rows into canonical catalog records (`CanonicalCatalogRecord`), which the ordinary
 /// import then checks and writes like any catalog file's rows.
 public enum CatalogPreset: String, CaseIterable, Sendable {

@@ -2,7 +2,7 @@
 /// each with its product's columns filled in, keyed by `Product Handle`; one price column per
 /// currency. Both spellings Medusa has used are read: `Variant Price EUR` and `Variant Option 1
 /// Name` (the current template), `Price EUR` and `Option 1 Name` (2024). protocol.md, section
-/// 9, says which columns are read and how; every other column is reported as ignored.
+/// 11, says which columns are read and how; every other column is reported as ignored.
 ///
 /// - The price column: the one in `--currency`'s code (an error naming the file's currencies
 ///   when there is none), else the first in the file; the other price columns are ignored.

@@ -1,7 +1,7 @@
 /// Shopify's product CSV (the admin's export, and `product_template.csv`): one row per variant,
 /// keyed by `Handle`; the product's fields (`Title`, `Body (HTML)`, `Vendor`, `Type`, `Product
 /// Category`, `Status`, option names) on its first row only, and rows that carry only one more
-/// image of the product (skipped, and counted). protocol.md, section 9, says which columns are
+/// image of the product (skipped, and counted). protocol.md, section 11, says which columns are
 /// read and how; every other column is reported as ignored.
 ///
 /// - `name`: `Title`; `description`: `Body (HTML)` as plain text (`HTMLText`); `brand`: `Vendor`.

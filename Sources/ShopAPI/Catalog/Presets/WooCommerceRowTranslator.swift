@@ -1,5 +1,5 @@
 /// WooCommerce's product CSV (its exporter's file, which its importer reads, and the sample
-/// data it ships): one row per product, `Type` saying which kind. protocol.md, section 9, says
+/// data it ships): one row per product, `Type` saying which kind. protocol.md, section 11, says
 /// which columns are read and how; every other column is reported as ignored.
 ///
 /// - `simple`: one product with one variant. `variable`: a product whose variants are the
