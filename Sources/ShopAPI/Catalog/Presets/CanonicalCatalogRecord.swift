@@ -47,7 +47,25 @@ struct CanonicalCatalogRecord: Sendable, Equatable, CustomStringConvertible {
         "\(line): " + givenValues.map { "\($0.column.rawValue)=\($0.value.debugDescription)" }.joined(separator: " ")
     }
 
-    private static let positions = Dictionary(uniqueKeysWithValues: CanonicalColumn.allCases.enumerated().map { ($1, $0) })
-
-    private static func index(_ column: CanonicalColumn) -> Int { positions[column]! }
+    private static func index(_ column: CanonicalColumn) -> Int {
+        switch column {
+        case .handle: 0
+        case .sku: 1
+        case .name: 2
+        case .description: 3
+        case .category: 4
+        case .brand: 5
+        case .status: 6
+        case .option1Name: 7
+        case .option1Value: 8
+        case .option2Name: 9
+        case .option2Value: 10
+        case .option3Name: 11
+        case .option3Value: 12
+        case .price: 13
+        case .priceCents: 14
+        case .currency: 15
+        case .stock: 16
+        }
+    }
 }

@@ -3,6 +3,10 @@
 enum PresetText {
     /// `text` without Unicode white space at either end.
     static func trimmed(_ text: String) -> String {
+        // Most cells start and end with a visible ASCII character: nothing to trim.
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return text
+        }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!

@@ -41,6 +41,25 @@ final class PresetTextTests: XCTestCase {
         }
     }
 
+    func test_trimmed_removesUnicodeWhiteSpaceAtEitherEnd_only() {
+        XCTAssertEqual(PresetText.trimmed("Blue"), "Blue")
+        XCTAssertEqual(PresetText.trimmed(" \tBlue Navy\u{00A0}\r\n"), "Blue Navy")
+        XCTAssertEqual(PresetText.trimmed("\u{3000}日本\u{3000}"), "日本")
+        XCTAssertEqual(PresetText.trimmed("é "), "é")
+        XCTAssertEqual(PresetText.trimmed(" \n "), "")
+        XCTAssertEqual(PresetText.trimmed(""), "")
+    }
+
+    func test_canonicalRecord_keepsEachColumnApart_andListsThemInColumnOrder() {
+        var record = CanonicalCatalogRecord(line: 7)
+        for column in CanonicalColumn.allCases.reversed() { record[column] = column.rawValue.uppercased() }
+        XCTAssertEqual(record.givenValues.map(\.column), CanonicalColumn.allCases)
+        XCTAssertEqual(record.givenValues.map(\.value), CanonicalColumn.allCases.map { $0.rawValue.uppercased() })
+        record[.brand] = nil
+        XCTAssertNil(record[.brand])
+        XCTAssertEqual(record.givenValues.count, CanonicalColumn.allCases.count - 1)
+    }
+
     func test_slug() {
         XCTAssertEqual(PresetText.slug("Blue / XL"), "blue-xl")
         XCTAssertEqual(PresetText.slug("--Größe 42--"), "größe-42")
