@@ -11,6 +11,14 @@ enum CatalogFiles {
         return FileRows(reader: CatalogFileReader(format: format, source: source, options: options))
     }
 
+    /// The rows of a platform's product CSV open on `fileDescriptor`, read in `encoding`, as its
+    /// preset translates them.
+    static func platformReader(_ preset: CatalogPreset, options: PlatformImportOptions, fileDescriptor: Int32,
+                               encoding: TextEncoding = .utf8) -> some ImportFileSource {
+        let source = TranscodingSource(FileDescriptorSource(fileDescriptor: fileDescriptor), encoding: encoding)
+        return PlatformRows(reader: PlatformCatalogReader(preset: preset, options: options, source: source))
+    }
+
     /// Writes the records `body` gives to `fileDescriptor` as `format`, with these columns, then
     /// what is still buffered.
     static func write(format: CatalogFileFormat, columns: [String], to fileDescriptor: Int32,
@@ -54,8 +62,13 @@ enum CatalogFiles {
     }
 }
 
-/// An import's source of rows, and the lines that report its errors (`FILE:LINE: field:
-/// message`, at most 50, then a count of the rest).
+/// An import's source of rows, the lines that report its errors (`FILE:LINE: field: message`, at
+/// most 50, then a count of the rest), and the summary line it prints.
 protocol ImportFileSource: CatalogRowSource {
     func errorReport(file: String) -> [String]
+    func summaryLine(_ summary: CatalogImportSummary) -> String
+}
+
+extension ImportFileSource {
+    func summaryLine(_ summary: CatalogImportSummary) -> String { summary.json }
 }

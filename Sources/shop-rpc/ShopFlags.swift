@@ -72,6 +72,18 @@ enum ShopFlags {
     static let format = CommandFlag<CatalogFileFormat?>(
         "--format", help: "the file's format (default: import: FILE's extension, .csv, .ndjson or .jsonl; export: \(exportDefaultFormat.rawValue))",
         choices: ["csv": .csv, "ndjson": .ndjson], absent: nil)
+    static let from = CommandFlag<CatalogPreset?>(
+        "--from", help: "FILE is this platform's product CSV export, read as the platform writes it (protocol.md, section 11)",
+        choices: ["shopify": .shopify, "woocommerce": .woocommerce, "medusa": .medusa], absent: nil)
+    static let currency = CommandFlag<String?>(
+        "--currency", valueName: "CODE",
+        help: "with --from: the store's currency (ISO 4217, such as EUR): Shopify and WooCommerce prices are in it, and it chooses Medusa's price column (default: the store's, and Medusa's first price column)"
+    ) { text throws(ServerOptions.UsageError) in
+        guard text.utf8.count == 3, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            throw ServerOptions.UsageError("--currency needs an ISO 4217 code, three capital letters such as EUR, got '\(text)'")
+        }
+        return text
+    }
     static let replace = CommandFlag<Bool>(switch: "--replace", help: "the file is the whole catalog: archive every product it does not list")
     static let dryRun = CommandFlag<Bool>(switch: "--dry-run", help: "check every row and print the summary, writing nothing")
     static let strict = CommandFlag<Bool>(switch: "--strict", help: "every warning (see the summary's warnings) is an error: exit 1, nothing written")
@@ -116,7 +128,7 @@ enum ShopFlags {
     /// `shop-rpc serve`'s own flags (the engine's follow them: `ServerOptions.parse`).
     static let serve: [any AnyCommandFlag] = [database, poolSize, allow, readOnly, customer, inventoryURL] + inventoryTuning
     /// `shop-rpc import`'s flags.
-    static let importFlags: [any AnyCommandFlag] = [database, format, replace, dryRun, strict, map, ignoreUnknown, delimiter, encoding]
+    static let importFlags: [any AnyCommandFlag] = [database, format, from, currency, replace, dryRun, strict, map, ignoreUnknown, delimiter, encoding]
     /// `shop-rpc export`'s flags.
     static let exportFlags: [any AnyCommandFlag] = [database, format, since]
 
