@@ -1,15 +1,20 @@
 /// The file-level rules of rows that share a `handle` (the variants of one product), applied in
-/// file order by `CatalogFileReader` to every good row: a product's rows are given one after the
-/// other (a handle that comes back after other rows is an error naming its first line); the
-/// product's fields (name, description, category, brand, status, option names) given on one of
-/// its rows are filled down to its later rows that leave them out; a later row that gives another
-/// value is an error naming the row and the field; a variant of a product with option names needs
-/// one value per name; and two variants of one product may not have the same option values. Rows
-/// without a handle are left as they are.
+/// file order by `CatalogFileReader` to every good row, over each run of rows with the same
+/// handle: the product's fields (name, description, category, brand, status, option names) given
+/// on one of its rows are filled down to its later rows that leave them out; a later row that
+/// gives another value is an error naming the row and the field; a variant of a product with
+/// option names needs one value per name; and two variants of one product may not have the same
+/// option values. Rows without a handle are left as they are.
 ///
-/// Memory: the fields and option values of the product being read (one group of rows), and the
-/// handles seen so far in an `SKUIndex` (about 30 bytes each), so a file of a million products
-/// costs about what its SKUs do. A value type; one thread.
+/// A handle that comes back after rows of other products (WooCommerce exports a variation added
+/// later after the products added since, as its own sample file does) starts a run of its own:
+/// the reader keeps no earlier run, so its rows are applied as rows of a later import naming that
+/// handle are (`CatalogRowMerge`: they join the product the earlier run created; a product field
+/// they give sets the product's, one they leave out keeps it; the store checks their option values
+/// against the product's other variants).
+///
+/// Memory: the fields and option values of the product being read (one run of rows), whatever
+/// the file's size. A value type; one thread.
 struct CatalogVariantGroups {
     private struct Group {
         var fields: ProductFields
@@ -30,8 +35,6 @@ struct CatalogVariantGroups {
 
     /// The handle whose rows are being read, and what they gave.
     private var current: (handle: String, group: Group)?
-    /// Every handle the file gave before, with its first line.
-    private var seen = SKUIndex()
 
     /// Fills `row` down from its handle's earlier rows and checks it against them; returns the
     /// errors (field, message) it finds, empty when the row is good.
@@ -43,13 +46,6 @@ struct CatalogVariantGroups {
         var errors: [(field: String, message: String)] = []
         guard let (currentHandle, currentGroup) = current, currentHandle.utf8.elementsEqual(handle.utf8) else {
             current = nil
-            switch seen.insert(handle, line: row.line) {
-            case .new: break
-            case .repeated(let line):
-                return [("handle", "\(CatalogFieldRules.quoted(handle)) was given on line \(line), then other rows; a product's rows are given one after the other")]
-            case .full:
-                return [("handle", "the file has more handles than one import can check (4 GiB of handles)")]
-            }
             var group = Group(fields: ProductFields(line: row.line, name: row.name, description: row.description, category: row.category,
                                                     brand: row.brand, status: row.status, optionNames: row.optionNames))
             if let problem = Self.checkValues(of: row, names: row.optionNames) {
