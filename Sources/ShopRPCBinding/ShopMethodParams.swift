@@ -35,6 +35,13 @@ struct SkuParams: DeclaredParams {
     ]
 }
 
+struct HandleParams: DeclaredParams {
+    var handle = ""
+    static let fields: [ParamField<Self>] = [
+        .identifier("handle", \.handle, "The product's handle (a product without variants has its SKU as handle)."),
+    ]
+}
+
 struct CatalogSearchParams: DeclaredParams {
     var query = ""
     var limit: Int?
@@ -157,7 +164,7 @@ struct ProductsUpsertParams: DeclaredParams {
     var products: [JSONValue] = []
     static let fields: [ParamField<Self>] = [
         .objects("products", \.products, count: productsPerCall, noun: "products", itemSchema: Schemas.catalogRow, example: #"{"sku": …}"#,
-                 "The products, as a catalog file's rows: sku, and any of name, description, category, priceCents, currency, stock."),
+                 "The products, as a catalog file's rows: sku, and any of name, description, category, priceCents or price, currency, stock, handle, brand, status, option1Name … option3Value."),
     ]
 
     /// The products as a catalog file's NDJSON, one per line in order, which the import's reader
@@ -175,6 +182,6 @@ struct ProductsUpsertParams: DeclaredParams {
 struct ProductsArchiveParams: DeclaredParams {
     var skus: [String] = []
     static let fields: [ParamField<Self>] = [
-        .identifiers("skus", \.skus, count: productsPerCall, noun: "skus", "The SKUs of the products to archive."),
+        .identifiers("skus", \.skus, count: productsPerCall, noun: "skus", "The SKUs of the products to archive (a variant's SKU archives its whole product)."),
     ]
 }

@@ -29,7 +29,7 @@ public enum ShopMethods {
         let answersCustomerParam = customer == nil && allowedScopes.contains(.admin)
         return [
             read("catalog.list", CatalogListParams.self, CatalogPage.self, scope: .browse, lanes: lanes,
-                 summary: "Products ordered by sku, a page at a time.", errors: [.invalidCursor]) { params, token in
+                 summary: "Products in catalog order, one entry each with its variants, a page at a time.", errors: [.invalidCursor]) { params, token in
                 try service.listCatalog(cursor: params.cursor, limit: params.limit ?? ShopLimits.defaultPageSize,
                                         category: params.category, interruption: token)
             },
@@ -37,11 +37,16 @@ public enum ShopMethods {
                  summary: "How many products the catalog holds, optionally in one category.", errors: []) { params, token in
                 try service.countProducts(category: params.category, interruption: token)
             },
-            read("catalog.get", SkuParams.self, Product.self, scope: .browse, lanes: lanes, summary: "One product.", errors: [.notFound]) { params, token in
+            read("catalog.get", SkuParams.self, Product.self, scope: .browse, lanes: lanes,
+                 summary: "One SKU (a variant): its product's fields, its price and its options.", errors: [.notFound]) { params, token in
                 try service.product(sku: params.sku, interruption: token)
             },
+            read("catalog.product", HandleParams.self, ProductWithVariants.self, scope: .browse, lanes: lanes,
+                 summary: "One product with every variant of it and their stock.", errors: [.notFound]) { params, token in
+                try service.catalogProduct(handle: params.handle, interruption: token)
+            },
             read("catalog.search", CatalogSearchParams.self, ProductList.self, scope: .browse, lanes: lanes,
-                 summary: "Products whose name and category have every word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.",
+                 summary: "Products (one entry each, with its variants) whose name and category have every word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.",
                  errors: []) { params, token in
                 try service.searchCatalog(query: params.query, limit: params.limit ?? ShopLimits.defaultPageSize, interruption: token)
             },

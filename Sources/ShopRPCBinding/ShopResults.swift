@@ -9,7 +9,7 @@ import ShopAPI
 
 extension Product: DeclaredResult, JSONWritable {
     static let title = "Product"
-    static let summary = "A product of the catalog."
+    static let summary = "One SKU of the catalog (a variant), with its product's fields and its options."
     static let fields: [ResultField<Product>] = [
         .string("sku", { $0.sku }, "The product's stock-keeping unit, its key."),
         .string("name", { $0.name }, "The product's name."),
@@ -17,6 +17,80 @@ extension Product: DeclaredResult, JSONWritable {
         .string("category", { $0.category }, "The product's category."),
         .integer("priceCents", { $0.priceCents }, "The price in the currency's minor units (cents)."),
         .string("currency", { $0.currency }, "ISO 4217 code of the price's currency."),
+        .string("handle", { $0.handle }, "The product this SKU is a variant of (catalog.product); its SKU for a product without variants."),
+        .string("brand", { $0.brand }, "The product's brand; may be empty."),
+        .array("options", { $0.options }, "This variant's option values, one per option name of its product; empty without options."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension ProductOption: DeclaredResult, JSONWritable {
+    static let title = "ProductOption"
+    static let summary = "One option of a variant: its name and the variant's value."
+    static let fields: [ResultField<ProductOption>] = [
+        .string("name", { $0.name }, "The option's name (Size)."),
+        .string("value", { $0.value }, "The variant's value (M)."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension CatalogItem: DeclaredResult, JSONWritable {
+    static let title = "CatalogItem"
+    static let summary = "One product of a listing or search: its first variant's sku and price, the product's fields, its price range and its variants."
+    static let fields: [ResultField<CatalogItem>] = [
+        .string("sku", { $0.sku }, "The SKU of the product's first variant."),
+        .string("name", { $0.name }, "The product's name."),
+        .string("description", { $0.description }, "What the product is; may be empty."),
+        .string("category", { $0.category }, "The product's category."),
+        .integer("priceCents", { $0.priceCents }, "The first variant's price in the currency's minor units (cents)."),
+        .string("currency", { $0.currency }, "ISO 4217 code of the prices' currency."),
+        .string("handle", { $0.handle }, "The product's handle (catalog.product)."),
+        .string("brand", { $0.brand }, "The product's brand; may be empty."),
+        .integer("priceMinCents", { $0.priceMinCents }, "The lowest price of its variants."),
+        .integer("priceMaxCents", { $0.priceMaxCents }, "The highest price of its variants."),
+        .boolean("inStock", { $0.inStock }, "Whether any variant has a unit available."),
+        .array("variants", { $0.variants }, "Every variant, in catalog order; the first is sku's."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension VariantChoice: DeclaredResult, JSONWritable {
+    static let title = "VariantChoice"
+    static let summary = "One variant as a listing offers it."
+    static let fields: [ResultField<VariantChoice>] = [
+        .string("sku", { $0.sku }, "The variant's SKU (cart.add takes it)."),
+        .array("options", { $0.options }, "Its option values, one per option name of the product."),
+        .integer("priceCents", { $0.priceCents }, "Its price in the currency's minor units."),
+        .boolean("inStock", { $0.inStock }, "Whether a unit is available."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension ProductWithVariants: DeclaredResult, JSONWritable {
+    static let title = "ProductWithVariants"
+    static let summary = "A product with every variant of it and their stock."
+    static let fields: [ResultField<ProductWithVariants>] = [
+        .string("handle", { $0.handle }, "The product's handle."),
+        .string("name", { $0.name }, "The product's name."),
+        .string("description", { $0.description }, "What the product is; may be empty."),
+        .string("category", { $0.category }, "The product's category."),
+        .string("brand", { $0.brand }, "The product's brand; may be empty."),
+        .strings("optionNames", { $0.optionNames }, "Its option names (0 to 3), in order."),
+        .string("currency", { $0.currency }, "ISO 4217 code of the prices' currency."),
+        .array("variants", { $0.variants }, "Every variant, in catalog order."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension ProductVariant: DeclaredResult, JSONWritable {
+    static let title = "ProductVariant"
+    static let summary = "One variant of a product, with its stock."
+    static let fields: [ResultField<ProductVariant>] = [
+        .string("sku", { $0.sku }, "The variant's SKU."),
+        .array("options", { $0.options }, "Its option values, one per option name of the product."),
+        .integer("priceCents", { $0.priceCents }, "Its price in the currency's minor units."),
+        .integer("available", { $0.available }, "Units available now."),
+        .boolean("inStock", { $0.inStock }, "available > 0."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -94,18 +168,18 @@ extension Order: DeclaredResult, JSONWritable {
 
 extension ProductList: DeclaredResult, JSONWritable {
     static let title = "ProductList"
-    static let summary = "Products, in catalog order (the order they were first added)."
+    static let summary = "Products, one entry each, in catalog order (the order they were first added)."
     static let fields: [ResultField<ProductList>] = [
-        .array("items", { $0.items }, "The products."),
+        .array("items", { $0.items }, "The products, each with its variants."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
 
 extension CatalogPage: DeclaredResult, JSONWritable {
     static let title = "ProductPage"
-    static let summary = "One page of products."
+    static let summary = "One page of products, one entry each, in catalog order."
     static let fields: [ResultField<CatalogPage>] = [
-        .array("items", { $0.items }, "The page's products."),
+        .array("items", { $0.items }, "The page's products, each with its variants."),
         .optionalString("nextCursor", { $0.nextCursor }, "Pass as cursor for the next page; absent on the last page."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }

@@ -4,9 +4,19 @@ import ShopAPI
 /// that check a file and hand out its rows (`CatalogFileReader`), and the writer of exports
 /// (`RecordWriter`). The one place `import` and `export` name them.
 enum CatalogFiles {
-    /// The rows of the file open on `fileDescriptor`, read as `format`.
-    static func reader(format: CatalogFileFormat, fileDescriptor: Int32) -> some ImportFileSource {
-        FileRows(reader: CatalogFileReader(format: format, source: FileDescriptorSource(fileDescriptor: fileDescriptor)))
+    /// The rows of the file open on `fileDescriptor`, read as `format` in `encoding`.
+    static func reader(format: CatalogFileFormat, fileDescriptor: Int32, encoding: TextEncoding = .utf8,
+                       options: CatalogReadOptions = CatalogReadOptions()) -> some ImportFileSource {
+        let source = TranscodingSource(FileDescriptorSource(fileDescriptor: fileDescriptor), encoding: encoding)
+        return FileRows(reader: CatalogFileReader(format: format, source: source, options: options))
+    }
+
+    /// The rows of a platform's product CSV open on `fileDescriptor`, read in `encoding`, as its
+    /// preset translates them.
+    static func platformReader(_ preset: CatalogPreset, options: PlatformImportOptions, fileDescriptor: Int32,
+                               encoding: TextEncoding = .utf8) -> some ImportFileSource {
+        let source = TranscodingSource(FileDescriptorSource(fileDescriptor: fileDescriptor), encoding: encoding)
+        return PlatformRows(reader: PlatformCatalogReader(preset: preset, options: options, source: source))
     }
 
     /// Writes the records `body` gives to `fileDescriptor` as `format`, with these columns, then
@@ -22,7 +32,7 @@ enum CatalogFiles {
     /// reports are kept apart (each list in file order, the store's found later than the reader's
     /// when the file is read ahead) and reported together, the first 50 of both in file order.
     private struct FileRows: ImportFileSource {
-        var reader: CatalogFileReader<FileDescriptorSource>
+        var reader: CatalogFileReader<TranscodingSource<FileDescriptorSource>>
         var storeErrors = CatalogFileErrors()
 
         mutating func nextRow() throws -> CatalogRow? { try reader.next() }
@@ -33,6 +43,7 @@ enum CatalogFiles {
         }
 
         var bytesRead: Int { reader.bytesRead }
+        var warnings: [CatalogImportWarning] { reader.warnings }
 
         func errorReport(file: String) -> [String] {
             let fileErrors = reader.errors
@@ -51,8 +62,13 @@ enum CatalogFiles {
     }
 }
 
-/// An import's source of rows, and the lines that report its errors (`FILE:LINE: field:
-/// message`, at most 50, then a count of the rest).
+/// An import's source of rows, the lines that report its errors (`FILE:LINE: field: message`, at
+/// most 50, then a count of the rest), and the summary line it prints.
 protocol ImportFileSource: CatalogRowSource {
     func errorReport(file: String) -> [String]
+    func summaryLine(_ summary: CatalogImportSummary) -> String
+}
+
+extension ImportFileSource {
+    func summaryLine(_ summary: CatalogImportSummary) -> String { summary.json }
 }

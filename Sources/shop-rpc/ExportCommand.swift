@@ -27,7 +27,7 @@ enum ExportCommand {
                                 + ExportSubject.ledger.columns.joined(separator: ",")),
             ],
             flags: ShopFlags.exportFlags,
-            notes: ["Products come in SKU order; archived products are not exported. `export products` and `export stock` import back unchanged."])
+            notes: ["Products come in catalog order, one record per variant; drafts are exported with their status, archived products are not. `export products` and `export stock` import back unchanged."])
     }
 
     /// Writes the export to stdout and returns 0.

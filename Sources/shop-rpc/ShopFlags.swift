@@ -72,8 +72,47 @@ enum ShopFlags {
     static let format = CommandFlag<CatalogFileFormat?>(
         "--format", help: "the file's format (default: import: FILE's extension, .csv, .ndjson or .jsonl; export: \(exportDefaultFormat.rawValue))",
         choices: ["csv": .csv, "ndjson": .ndjson], absent: nil)
+    static let from = CommandFlag<CatalogPreset?>(
+        "--from", help: "FILE is this platform's product CSV export, read as the platform writes it (protocol.md, section 11)",
+        choices: ["shopify": .shopify, "woocommerce": .woocommerce, "medusa": .medusa], absent: nil)
+    static let currency = CommandFlag<String?>(
+        "--currency", valueName: "CODE",
+        help: "with --from: the store's currency (ISO 4217, such as EUR): Shopify and WooCommerce prices are in it, and it chooses Medusa's price column (default: the store's, and Medusa's first price column)"
+    ) { text throws(ServerOptions.UsageError) in
+        guard text.utf8.count == 3, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            throw ServerOptions.UsageError("--currency needs an ISO 4217 code, three capital letters such as EUR, got '\(text)'")
+        }
+        return text
+    }
     static let replace = CommandFlag<Bool>(switch: "--replace", help: "the file is the whole catalog: archive every product it does not list")
     static let dryRun = CommandFlag<Bool>(switch: "--dry-run", help: "check every row and print the summary, writing nothing")
+    static let strict = CommandFlag<Bool>(switch: "--strict", help: "every warning (see the summary's warnings) is an error: exit 1, nothing written")
+    static let map = CommandFlag<CatalogColumnMapping>(
+        "--map", valueName: "'NAME=column,…'",
+        help: "read the file's column NAME as column (sku, name, description, category, price, priceCents, currency, stock); NAME= skips it",
+        absent: .none
+    ) { text throws(ServerOptions.UsageError) in
+        do {
+            return try CatalogColumnMapping(parsing: text)
+        } catch {
+            throw ServerOptions.UsageError("--map: \(error)")
+        }
+    }
+    static let ignoreUnknown = CommandFlag<Bool>(
+        switch: "--ignore-unknown", help: "skip columns that are not catalog columns (listed once in the warnings) instead of refusing the file")
+    static let delimiter = CommandFlag<CSVDelimiter?>(
+        "--delimiter", help: "CSV only: the field separator (default: the one the header line uses most)",
+        choices: [",": .comma, ";": .semicolon, "tab": .tab], absent: nil)
+    static let encoding = CommandFlag<TextEncoding>(
+        "--encoding", valueName: "NAME",
+        help: "the file's character encoding: utf-8, windows-1252 (what Excel on Windows saves) or latin-1 (default utf-8)",
+        absent: .utf8
+    ) { text throws(ServerOptions.UsageError) in
+        guard let encoding = TextEncoding(rawValue: text) else {
+            throw ServerOptions.UsageError("--encoding must be utf-8, windows-1252 or latin-1, got '\(text)'")
+        }
+        return encoding
+    }
     static let since = CommandFlag<OrderTime?>(
         "--since", valueName: "ISO-8601",
         help: "orders and ledger only: those placed or made at or after this time (2026-11-23T10:00:00Z, or a date: 2026-11-23)"
@@ -89,7 +128,7 @@ enum ShopFlags {
     /// `shop-rpc serve`'s own flags (the engine's follow them: `ServerOptions.parse`).
     static let serve: [any AnyCommandFlag] = [database, poolSize, allow, readOnly, customer, inventoryURL] + inventoryTuning
     /// `shop-rpc import`'s flags.
-    static let importFlags: [any AnyCommandFlag] = [database, format, replace, dryRun]
+    static let importFlags: [any AnyCommandFlag] = [database, format, from, currency, replace, dryRun, strict, map, ignoreUnknown, delimiter, encoding]
     /// `shop-rpc export`'s flags.
     static let exportFlags: [any AnyCommandFlag] = [database, format, since]
 

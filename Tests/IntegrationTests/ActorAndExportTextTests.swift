@@ -75,11 +75,11 @@ final class ActorAndExportTextTests: XCTestCase {
             XCTAssertEqual(imported.status, 0, imported.stderr)
             let first = try runCommand(["export", "products", "--db", store.location])
             XCTAssertEqual(first.status, 0, first.stderr)
-            XCTAssertTrue(first.stdout.contains("\nF-1,'=1+1,'-minus first,formulas,100,USD,1\n"), first.stdout)
-            XCTAssertTrue(first.stdout.contains("\nF-2,'+1 cable,'@mention,formulas,200,USD,2\n"), first.stdout)
-            XCTAssertTrue(first.stdout.contains("\nF-3,'Tis the season,''=quoted,formulas,300,USD,3\n"), first.stdout)
-            XCTAssertTrue(first.stdout.contains("\nF-4,'\u{9}tab first,ends with a tab\u{9},formulas,400,USD,4\n"), first.stdout.debugDescription)
-            XCTAssertTrue(first.stdout.contains("\nF-5,Escape,bell\u{FFFD} and \u{FFFD}[2J,formulas,500,USD,5\n"), first.stdout.debugDescription)
+            XCTAssertTrue(first.stdout.contains("\nF-1,'=1+1,'-minus first,formulas,100,USD,1,F-1,,active,,,,,,\n"), first.stdout)
+            XCTAssertTrue(first.stdout.contains("\nF-2,'+1 cable,'@mention,formulas,200,USD,2,F-2,,active,,,,,,\n"), first.stdout)
+            XCTAssertTrue(first.stdout.contains("\nF-3,'Tis the season,''=quoted,formulas,300,USD,3,F-3,,active,,,,,,\n"), first.stdout)
+            XCTAssertTrue(first.stdout.contains("\nF-4,'\u{9}tab first,ends with a tab\u{9},formulas,400,USD,4,F-4,,active,,,,,,\n"), first.stdout.debugDescription)
+            XCTAssertTrue(first.stdout.contains("\nF-5,Escape,bell\u{FFFD} and \u{FFFD}[2J,formulas,500,USD,5,F-5,,active,,,,,,\n"), first.stdout.debugDescription)
 
             // The export read back changes every product but the one whose control bytes it replaced.
             let again = try runCommand(["import", "--replace", "--db", store.location, try temporaryFile("export.csv", first.stdout)])

@@ -47,11 +47,12 @@ final class CatalogCommandTests: XCTestCase {
             let exported = try runCommand(["export", "products", "--db", store.location])
             XCTAssertEqual(exported.status, 0, exported.stderr)
             XCTAssertEqual(exported.stdout.split(separator: "\n").map(String.init), [
-                "sku,name,description,category,priceCents,currency,stock",
-                #"GEN-00001,"Gadget 1, ""deluxe"" édition",Plain text 1,gadgets,999,USD,1"#,
-                #"GEN-00002,"Gadget 2, ""deluxe"" édition",Plain text 2,gadgets,102,USD,40"#,
-                #"GEN-00003,"Gadget 3, ""deluxe"" édition",Plain text 3,gadgets,103,USD,3"#,
-                "NEW-1,Brand New,,gadgets,5,USD,0",
+                "sku,name,description,category,priceCents,currency,stock,handle,brand,status,"
+                    + "option1Name,option1Value,option2Name,option2Value,option3Name,option3Value",
+                #"GEN-00001,"Gadget 1, ""deluxe"" édition",Plain text 1,gadgets,999,USD,1,GEN-00001,,active,,,,,,"#,
+                #"GEN-00002,"Gadget 2, ""deluxe"" édition",Plain text 2,gadgets,102,USD,40,GEN-00002,,active,,,,,,"#,
+                #"GEN-00003,"Gadget 3, ""deluxe"" édition",Plain text 3,gadgets,103,USD,3,GEN-00003,,active,,,,,,"#,
+                "NEW-1,Brand New,,gadgets,5,USD,0,NEW-1,,active,,,,,,",
             ])
         }
     }

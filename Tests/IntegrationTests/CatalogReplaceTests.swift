@@ -35,7 +35,7 @@ final class CatalogReplaceTests: XCTestCase {
             XCTAssertEqual(result.summary, ["rows": 3, "created": 1, "updated": 0, "unchanged": 2, "archived": 238, "stockSet": 0])
 
             let listed = (call("catalog.list", ["limit": 200]).result?["items"] as? [[String: Any]])?.compactMap { $0["sku"] as? String }
-            XCTAssertEqual(listed, ["NEW-1", "SKU-0002", "SKU-0008"])
+            XCTAssertEqual(listed, ["SKU-0002", "SKU-0008", "NEW-1"], "in catalog order: the demo's, then the new one")
             XCTAssertEqual((call("catalog.list", ["category": "books"]).result?["items"] as? [Any])?.count, 0)
             let found = (call("catalog.search", ["query": "classic"]).result?["items"] as? [[String: Any]])?.compactMap { $0["sku"] as? String }
             XCTAssertEqual(found, ["SKU-0002"])

@@ -38,7 +38,7 @@ final class CommandLineHelpTests: XCTestCase {
 
     func test_importAndExportHelp_listEveryFlagOnce_andTheirArguments() throws {
         for (command, flags, operands) in [
-            ("import", ["--db", "--format", "--replace", "--dry-run"], ["FILE|-"]),
+            ("import", ["--db", "--format", "--from", "--currency", "--replace", "--dry-run", "--strict", "--map", "--ignore-unknown", "--delimiter", "--encoding"], ["FILE|-"]),
             ("export", ["--db", "--format", "--since"], ["products", "stock", "orders", "ledger"]),
         ] {
             let help = try output([command, "--help"])

@@ -13,6 +13,7 @@ final class FailedImportTests: XCTestCase {
             ("a row error", ["import", "--db", location, try temporaryFile("bad.csv", "sku,name,category,priceCents\nOK-1,Fine,tools,100\nBAD-2,,tools,100\n")]),
             ("an unknown column", ["import", "--db", location, try temporaryFile("col.csv", "sku,name,category,priceCents,colour\nOK-1,Fine,tools,100,red\n")]),
             ("a directory as FILE", ["import", "--db", location, "--format", "csv", directoryAsFile]),
+            ("a warning under --strict", ["import", "--db", location, "--strict", try temporaryFile("nostock.csv", "sku,name,category,price\nOK-1,Fine,tools,1.00\n")]),
         ]
     }
 

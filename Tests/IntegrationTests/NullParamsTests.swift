@@ -10,7 +10,7 @@ final class NullParamsTests: XCTestCase {
     /// shop method (those with required params answer -32602 naming the first missing field).
     private static let methods = [
         "ping", "rpc.discover", "initialize", "tools/list", "tools/call", "$/cancelRequest", "no.such.method",
-        "catalog.list", "catalog.count", "catalog.get", "catalog.search", "inventory.check", "cart.get", "cart.add", "cart.remove",
+        "catalog.list", "catalog.count", "catalog.get", "catalog.product", "catalog.search", "inventory.check", "cart.get", "cart.add", "cart.remove",
         "cart.clear", "orders.place", "orders.get", "orders.list",
     ]
 

@@ -148,7 +148,8 @@ final class ScopeTests: XCTestCase {
         server.sendLine(rpc(1, "tools/list"))
         let tools = ((server.readJSON() as? [String: Any])?.result?["tools"] as? [[String: Any]]) ?? []
         XCTAssertEqual(tools.compactMap { $0["name"] as? String },
-                       ["catalog_list", "catalog_count", "catalog_get", "catalog_search", "inventory_check", "cart_get", "orders_get", "orders_list"])
+                       ["catalog_list", "catalog_count", "catalog_get", "catalog_product", "catalog_search", "inventory_check", "cart_get", "orders_get",
+                        "orders_list"])
         for tool in tools {
             XCTAssertEqual((tool["annotations"] as? [String: Any])?["readOnlyHint"] as? Bool, true, "\(tool["name"] ?? "")")
         }
@@ -221,7 +222,7 @@ final class ScopeTests: XCTestCase {
 
     // MARK: - Browse
 
-    private let browseMethods = ["catalog.list", "catalog.count", "catalog.get", "catalog.search", "inventory.check"]
+    private let browseMethods = ["catalog.list", "catalog.count", "catalog.get", "catalog.product", "catalog.search", "inventory.check"]
 
     func test_allowBrowse_servesTheCatalogAlone_listsItAlone_andRefusesCartsAndOrdersWithTheirScope() throws {
         let server = try ServerProcess(["--db", ":memory:", "--allow", "browse"])

@@ -115,7 +115,7 @@ final class WireProtocolTests: XCTestCase {
         server.sendLine(rpc(1, "rpc.discover"))
         let methods = ((server.readJSON() as? [String: Any])?.result?["methods"] as? [[String: Any]]) ?? []
         let byName = Dictionary(uniqueKeysWithValues: methods.map { ($0["name"] as? String ?? "", $0) })
-        for name in ["catalog.list", "catalog.count", "catalog.get", "catalog.search", "inventory.check", "cart.get", "cart.add", "cart.remove",
+        for name in ["catalog.list", "catalog.count", "catalog.get", "catalog.product", "catalog.search", "inventory.check", "cart.get", "cart.add", "cart.remove",
                      "cart.clear", "orders.place", "orders.cancel", "orders.get", "orders.list", "admin.stock.adjust", "admin.stock.set",
                      "admin.products.upsert", "admin.products.archive"] {
             XCTAssertNotNil(byName[name], name)

@@ -68,7 +68,7 @@ def test_listTools_oneToolPerMethod_withSchemasAnnotationsAndDeadlines():
         async with session_with() as session:
             tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         assert set(tools) == {
-            "catalog_list", "catalog_count", "catalog_get", "catalog_search", "inventory_check", "cart_get", "cart_add",
+            "catalog_list", "catalog_count", "catalog_get", "catalog_product", "catalog_search", "inventory_check", "cart_get", "cart_add",
             "cart_remove", "cart_clear", "orders_place", "orders_cancel", "orders_get", "orders_list",
         }
         for tool in tools.values():
@@ -132,10 +132,10 @@ def test_readOnly_listsOnlyTheReadTools_andACallOfAWriteIsAnErrorResultThatChang
         holder = session_with("--read-only")
         async with holder as session:
             tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-            assert set(tools) == {"catalog_list", "catalog_count", "catalog_get", "catalog_search", "inventory_check", "cart_get",
+            assert set(tools) == {"catalog_list", "catalog_count", "catalog_get", "catalog_product", "catalog_search", "inventory_check", "cart_get",
                                   "orders_get", "orders_list"}
             assert all(tool.annotations.read_only_hint is True for tool in tools.values())
-            browse = {"catalog_list", "catalog_count", "catalog_get", "catalog_search", "inventory_check"}
+            browse = {"catalog_list", "catalog_count", "catalog_get", "catalog_product", "catalog_search", "inventory_check"}
             assert all(tool.meta["scope"] == ("browse" if name in browse else "read") for name, tool in tools.items())
             refused = await session.call_tool("cart_add", {"cartId": "r", "sku": "SKU-0002", "quantity": 1})
             assert refused.is_error

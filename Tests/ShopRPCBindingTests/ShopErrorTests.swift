@@ -98,12 +98,12 @@ final class ShopErrorTests: XCTestCase {
     }
 
     func test_pageCursor_roundTrips_andRejectsOtherKindsAndGarbage() throws {
-        let cursor = PageCursor.catalog(afterSku: "SKU-0042")
+        let cursor = PageCursor.catalog(afterSeq: 42)
         XCTAssertTrue(cursor.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-        XCTAssertEqual(try PageCursor.catalogPosition(cursor), "SKU-0042")
+        XCTAssertEqual(try PageCursor.catalogPosition(cursor), 42)
         XCTAssertEqual(try PageCursor.ordersPosition(PageCursor.orders(beforeSequence: 77)), 77)
         XCTAssertThrowsError(try PageCursor.ordersPosition(cursor))
         XCTAssertThrowsError(try PageCursor.catalogPosition("===="))
-        XCTAssertThrowsError(try PageCursor.ordersPosition(PageCursor.catalog(afterSku: "-1")))
+        XCTAssertThrowsError(try PageCursor.ordersPosition(PageCursor.catalog(afterSeq: -1)))
     }
 }

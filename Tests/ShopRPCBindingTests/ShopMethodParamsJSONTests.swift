@@ -76,6 +76,7 @@ final class ShopMethodParamsJSONTests: XCTestCase {
         ])
         assertAgreesWithDecodable(CatalogCountParams.self, valid: [["category": "books"], [:], ["category": .null]])
         assertAgreesWithDecodable(SkuParams.self, valid: [["sku": "SKU-0001"], ["sku": ""]])
+        assertAgreesWithDecodable(HandleParams.self, valid: [["handle": "hoodie"], ["handle": ""]])
         assertAgreesWithDecodable(CatalogSearchParams.self, valid: [["query": "mug", "limit": 5], ["query": "mug"]])
         assertAgreesWithDecodable(InventoryCheckParams.self, valid: [["skus": ["SKU-0001", "SKU-0002"]], ["skus": []]])
         assertAgreesWithDecodable(CartParams.self, valid: [["cartId": "c1"]])

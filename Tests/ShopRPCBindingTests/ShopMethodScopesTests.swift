@@ -15,7 +15,8 @@ final class ShopMethodScopesTests: XCTestCase {
     }
 
     private let expected: KeyValuePairs<String, ShopScope> = [
-        "catalog.list": .browse, "catalog.count": .browse, "catalog.get": .browse, "catalog.search": .browse, "inventory.check": .browse,
+        "catalog.list": .browse, "catalog.count": .browse, "catalog.get": .browse, "catalog.product": .browse, "catalog.search": .browse,
+        "inventory.check": .browse,
         "cart.get": .read,
         "cart.add": .write, "cart.remove": .write, "cart.clear": .write, "orders.place": .write, "orders.cancel": .write,
         "orders.get": .read, "orders.list": .read, "admin.stock.adjust": .admin, "admin.stock.set": .admin,

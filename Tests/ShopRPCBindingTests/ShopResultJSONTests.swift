@@ -47,8 +47,18 @@ final class ShopResultJSONTests: XCTestCase {
         try assertMatchesCodable(order)
         try assertMatchesCodable(order.cancelled(at: "2026-11-24T00:00:00.000Z", reason: "customer"))
         try assertMatchesCodable(order.cancelled(at: "2026-11-24T00:00:00.000Z", reason: nil))
-        try assertMatchesCodable(ProductList(items: [product, product]))
-        try assertMatchesCodable(CatalogPage(items: [product], nextCursor: "SKU-0001"))
+        let hoodie = Product(sku: "HOOD-S", name: "Hoodie", description: "", category: "apparel", priceCents: 4500, currency: "USD",
+                             handle: "hoodie", brand: "Acme", options: [ProductOption(name: "Size", value: "S")])
+        let choices = [VariantChoice(sku: "HOOD-S", options: hoodie.options, priceCents: 4500, inStock: true),
+                       VariantChoice(sku: "HOOD-M", options: [ProductOption(name: "Size", value: "M")], priceCents: 4700, inStock: false)]
+        let item = CatalogItem(first: hoodie, variants: choices)
+        try assertMatchesCodable(hoodie)
+        try assertMatchesCodable(item)
+        try assertMatchesCodable(ProductList(items: [item, CatalogItem(first: product, variants: [])]))
+        try assertMatchesCodable(CatalogPage(items: [item], nextCursor: "SKU-0001"))
+        try assertMatchesCodable(ProductWithVariants(
+            handle: "hoodie", name: "Hoodie", description: "", category: "apparel", brand: "Acme", optionNames: ["Size"], currency: "USD",
+            variants: [ProductVariant(sku: "HOOD-S", options: hoodie.options, priceCents: 4500, available: 3)]))
         try assertMatchesCodable(CatalogPage(items: [], nextCursor: nil))
         try assertMatchesCodable(OrderPage(items: [order], nextCursor: "c"))
         try assertMatchesCodable(OrderPage(items: [], nextCursor: nil))

@@ -50,6 +50,22 @@ struct ByteSourceBuffer<Source: ByteSource> {
         return filled > 0
     }
 
+    /// Reads more of the input after the bytes already there (none are consumed) until `found`
+    /// is true of some bytes read, the buffer is full, or the input ends. `found` sees each byte
+    /// once: the unconsumed bytes first, then each read's.
+    mutating func readAhead(until found: (UnsafeBufferPointer<UInt8>) -> Bool) throws(ByteSourceError) {
+        var checked = position
+        while true {
+            let start = checked
+            if withBytes({ found(UnsafeBufferPointer(rebasing: $0[start...])) }) { return }
+            checked = filled
+            guard filled < storage.count else { return }
+            let count = try readMore()
+            if count == 0 { return }
+            filled += count
+        }
+    }
+
     private mutating func readMore() throws(ByteSourceError) -> Int {
         let offset = filled
         var failure: ByteSourceError?

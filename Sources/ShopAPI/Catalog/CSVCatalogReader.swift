@@ -1,18 +1,30 @@
-/// Reads a catalog CSV file: its header, then each record as a `CatalogRow`, checking every value
-/// (`CatalogFieldRules`) and collecting what is wrong in `errors`. Records with an error are not
-/// returned, and reading goes on so that every error in the file is found. A value type; one thread.
+/// Reads a catalog CSV file: its header (`CatalogHeader`), then each record as a `CatalogRow`,
+/// checking every value (`CatalogFieldRules`) and collecting what is wrong in `errors`. Records
+/// with an error are not returned, and reading goes on so that every error in the file is found.
+/// Records whose fields are all empty (`,,,,` rows a spreadsheet leaves) are skipped. A value
+/// type; one thread.
 struct CSVCatalogReader<Source: ByteSource> {
     private var csv: CSVReader<Source>
-    /// Each header position's column; nil for an unknown or repeated one (its cells are ignored).
+    private let options: CatalogReadOptions
+    /// Each header position's column; nil for an unknown, ignored or repeated one (its cells are
+    /// not read).
     private var columns: [CatalogColumn?] = []
     private var headerRead = false
     private var skuPosition: Int?
+    /// Where the header has a `handle` column: a row that gives a handle has its empty product
+    /// fields filled down.
+    private var handlePosition: Int?
+    /// Whether the header has both `price` and `priceCents`: then each row fills one of them and
+    /// leaves the other empty.
+    private var hasBothPriceColumns = false
     private var skus = SKUIndex()
     var errors = CatalogFileErrors()
+    private(set) var warnings: [CatalogImportWarning] = []
     private(set) var rowsRead = 0
 
-    init(source: Source) {
-        csv = CSVReader(source: source)
+    init(source: Source, options: CatalogReadOptions = CatalogReadOptions()) {
+        csv = CSVReader(source: source, delimiter: options.delimiter)
+        self.options = options
     }
 
     var bytesRead: Int { csv.bytesRead }
@@ -30,6 +42,7 @@ struct CSVCatalogReader<Source: ByteSource> {
             readHeader()
         }
         while try csv.next() {
+            if csv.fields.bytes.isEmpty && csv.syntaxError == nil { continue }
             rowsRead += 1
             if let row = checkRecord() { return row }
         }
@@ -42,31 +55,13 @@ struct CSVCatalogReader<Source: ByteSource> {
             errors.append(line: line, field: "header", message: error.description)
         }
         let fields = csv.fields
-        var seen = Set<CatalogColumn>()
-        for position in 0..<fields.count {
-            guard let name = fields.string(at: position) else {
-                errors.append(line: line, field: "header", message: "invalid UTF-8 in column \(position + 1)")
-                columns.append(nil)
-                continue
-            }
-            guard let column = CatalogColumn(rawValue: name) else {
-                var message = name.isEmpty ? "column \(position + 1) has no name" : "unknown column \(CatalogFieldRules.quoted(name))"
-                if let near = CatalogColumn.caseInsensitiveMatch(name) { message += " (did you mean \(near.rawValue)?)" }
-                errors.append(line: line, field: "header", message: message + "; the columns are \(CatalogColumn.acceptedList)")
-                columns.append(nil)
-                continue
-            }
-            if !seen.insert(column).inserted {
-                errors.append(line: line, field: "header", message: "column \(column.rawValue) appears twice")
-                columns.append(nil)
-                continue
-            }
-            columns.append(column)
-        }
+        let header = CatalogHeader((0..<fields.count).map { fields.string(at: $0) }, line: line, options: options)
+        header.errors.forEach { errors.append($0) }
+        warnings = header.warnings
+        columns = header.columns
         skuPosition = columns.firstIndex(of: .sku)
-        if skuPosition == nil {
-            errors.append(line: line, field: "header", message: "no sku column; the columns are \(CatalogColumn.acceptedList) (sku is required)")
-        }
+        handlePosition = columns.firstIndex(of: .handle)
+        hasBothPriceColumns = columns.contains(.price) && columns.contains(.priceCents)
     }
 
     /// The current record as a row, or nil (after recording its errors) when it is not good.
@@ -82,13 +77,22 @@ struct CSVCatalogReader<Source: ByteSource> {
             return nil
         }
         var row = CatalogRow(line: line, sku: "")
+        var optionNames: [String?] = [nil, nil, nil]
+        var optionValues: [String?] = [nil, nil, nil]
         let errorsBefore = errors.count
         // One pass over the whole record instead of a validation per field, for the usual
         // all-ASCII record (the per-field validation is a generic, unspecialised call).
         let isASCII = fields.isASCII
+        let hasHandle = handlePosition.map { position in fields.withBytes(at: position) { !$0.isEmpty } } ?? false
         for (position, column) in columns.enumerated() {
             guard let column else { continue }
+            if hasBothPriceColumns && (column == .price || column == .priceCents) && fields.byteCount(at: position) == 0 { continue }
             switch column {
+            case .price:
+                switch fields.withBytes(at: position, { MajorUnitPrice.parse($0) }) {
+                case .success(let price): row.price = price
+                case .failure(let error): errors.append(line: line, field: column.rawValue, message: error.message)
+                }
             case .priceCents, .stock:
                 let max = column == .stock ? CatalogLimits.maxStock : CatalogLimits.maxPriceCents
                 switch fields.withBytes(at: position, { CatalogFieldRules.parseInteger($0, max: max) }) {
@@ -97,25 +101,37 @@ struct CSVCatalogReader<Source: ByteSource> {
                 case .failure(let error):
                     errors.append(line: line, field: column.rawValue, message: error.message)
                 }
-            case .sku, .name, .description, .category, .currency:
+            case .sku, .name, .description, .category, .currency, .handle, .brand, .status,
+                 .option1Name, .option1Value, .option2Name, .option2Value, .option3Name, .option3Value:
                 guard let cell = isASCII ? fields.string(validUTF8: position) : fields.string(at: position) else {
-                    errors.append(line: line, field: column.rawValue, message: "invalid UTF-8")
+                    errors.append(line: line, field: column.rawValue, message: "invalid UTF-8" + CatalogFieldRules.encodingHint)
                     continue
                 }
                 // Without the quote an export put in front of a formula-like value.
                 let value = CSVTextCell.restored(cell)
+                // On a row with a handle, an empty cell of a product field (or an option) is not
+                // given: the handle's first row gives it (CatalogVariantGroups fills it down).
+                if value.isEmpty && column.emptyIsAbsent(withHandle: hasHandle) {
+                    continue
+                }
                 if let message = Self.check(column, value) {
                     errors.append(line: line, field: column.rawValue, message: message)
                     continue
                 }
-                switch column {
-                case .sku: row.sku = value
-                case .name: row.name = value
-                case .description: row.description = value
-                case .category: row.category = value
-                default: row.currency = value
+                if let index = CatalogColumn.optionNameColumns.firstIndex(of: column) {
+                    optionNames[index] = value
+                } else if let index = CatalogColumn.optionValueColumns.firstIndex(of: column) {
+                    optionValues[index] = value
+                } else {
+                    row.set(column, text: value)
                 }
             }
+        }
+        if let message = row.collectOptions(names: optionNames, values: optionValues) {
+            errors.append(line: line, field: message.field, message: message.message)
+        }
+        if row.price != nil && row.priceCents != nil {
+            errors.append(line: line, field: "price", message: CatalogFieldRules.bothPrices)
         }
         // A good SKU is remembered even when another field of its row is wrong, so that a later
         // row with the same SKU is reported too.
@@ -132,12 +148,6 @@ struct CSVCatalogReader<Source: ByteSource> {
     }
 
     static func check(_ column: CatalogColumn, _ value: String) -> String? {
-        switch column {
-        case .sku, .category: return CatalogFieldRules.checkIdentifier(value)
-        case .name: return CatalogFieldRules.checkName(value)
-        case .description: return CatalogFieldRules.checkDescription(value)
-        case .currency: return CatalogFieldRules.checkCurrency(value)
-        case .priceCents, .stock: return nil
-        }
+        CatalogFieldRules.check(column, value)
     }
 }

@@ -2,17 +2,18 @@
 /// at each byte once, and collects one record at a time into `fields`, undoing the quoting. It
 /// keeps its place between chunks, so the records do not depend on how the input was cut.
 ///
-/// Rules (protocol.md, "Catalog files"): records end with LF or CRLF, the last one may have
-/// neither; a field that starts with a quote is quoted and may hold commas, CR, LF and doubled
-/// quotes; a quote anywhere else in a field is an ordinary character; a record with no bytes at
-/// all (a blank line) is skipped. Lines are counted by LF bytes, quoted ones included, so
-/// `recordLine` is the 1-based line of the record's first byte. A value type; one thread.
+/// Rules (protocol.md, "Catalog files"): fields are separated by `delimiter` (`,`, `;` or TAB);
+/// records end with LF, CRLF or a CR alone (old Mac spreadsheets), the last one may have none; a
+/// field that starts with a quote is quoted and may hold delimiters, CR, LF and doubled quotes; a
+/// quote anywhere else in a field is an ordinary character; a record with no bytes at all (a
+/// blank line) is skipped. Lines are counted by line ends outside quotes and LF bytes inside
+/// them, so `recordLine` is the 1-based line of the record's first byte. A value type; one thread.
 struct CSVScanner {
     private enum State {
         case recordStart, fieldStart, unquoted, quoted, quoteInQuoted, carriageReturn
     }
 
-    private static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""),
+    private static let quote = UInt8(ascii: "\""),
         lineFeed = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
 
     private var state = State.recordStart
@@ -27,6 +28,8 @@ struct CSVScanner {
     /// Whether the record's first field was quoted (so `""` is a record and a blank line is not).
     private var firstFieldQuoted = false
     private let maxRecordBytes: Int
+    /// The byte between fields; set before the first record is scanned.
+    var delimiter = CSVDelimiter.comma.byte
 
     init(maxRecordBytes: Int = CatalogLimits.maxRecordBytes) {
         self.maxRecordBytes = maxRecordBytes
@@ -38,6 +41,7 @@ struct CSVScanner {
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let end = bytes.count
+        let delimiter = self.delimiter
         var index = start
         while index < end {
             switch state {
@@ -55,14 +59,14 @@ struct CSVScanner {
                 let first = index
                 while index < end {
                     let byte = base[index]
-                    if byte == Self.comma || byte == Self.lineFeed || byte == Self.carriageReturn { break }
+                    if byte == delimiter || byte == Self.lineFeed || byte == Self.carriageReturn { break }
                     index += 1
                 }
                 if index > first, append(base + first, index - first) { return index }
                 guard index < end else { return nil }
                 let byte = base[index]
                 index += 1
-                if byte == Self.comma {
+                if byte == delimiter {
                     endField()
                     state = .fieldStart
                 } else if byte == Self.lineFeed {
@@ -92,7 +96,7 @@ struct CSVScanner {
                     var doubled = Self.quote
                     if append(&doubled, 1) { return index }
                     state = .quoted
-                } else if byte == Self.comma {
+                } else if byte == delimiter {
                     index += 1
                     endField()
                     state = .fieldStart
@@ -108,16 +112,10 @@ struct CSVScanner {
                     state = .unquoted
                 }
             case .carriageReturn:
-                if base[index] == Self.lineFeed {
-                    index += 1
-                    line += 1
-                    if endRecord() { return index }
-                } else {
-                    if error == nil { error = .bareCarriageReturn }
-                    var carriageReturn = Self.carriageReturn
-                    if append(&carriageReturn, 1) { return index }
-                    state = .unquoted
-                }
+                // CRLF, or a CR alone: either ends the record (this byte is the next one's).
+                if base[index] == Self.lineFeed { index += 1 }
+                line += 1
+                if endRecord() { return index }
             }
         }
         return nil
@@ -132,7 +130,8 @@ struct CSVScanner {
         case .quoted:
             if error == nil { error = .unterminatedQuote }
         case .carriageReturn:
-            if error == nil { error = .bareCarriageReturn }
+            line += 1
+            return endRecord()
         case .fieldStart, .unquoted, .quoteInQuoted:
             break
         }

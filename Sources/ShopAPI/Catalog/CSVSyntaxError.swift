@@ -3,11 +3,9 @@
 package enum CSVSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The input ended inside a quoted field; ends the reading.
     case unterminatedQuote
-    /// A quoted field's closing quote is followed by something other than a comma or the end of
-    /// the line (a quote inside a quoted field is written as two quotes).
+    /// A quoted field's closing quote is followed by something other than the delimiter or the
+    /// end of the line (a quote inside a quoted field is written as two quotes).
     case characterAfterClosingQuote
-    /// A carriage return outside quotes that is not followed by a line feed.
-    case bareCarriageReturn
     /// The record is longer than `CatalogLimits.maxRecordBytes`; ends the reading (this is
     /// nearly always a quote that is never closed).
     case recordTooLong(limit: Int)
@@ -18,8 +16,6 @@ package enum CSVSyntaxError: Error, Equatable, Sendable, CustomStringConvertible
             return "a quoted field is not closed before the end of the file"
         case .characterAfterClosingQuote:
             return "a closing quote must be followed by a comma or the end of the line (write a quote inside a quoted field as \"\")"
-        case .bareCarriageReturn:
-            return "a carriage return (CR) outside quotes must be followed by a line feed (LF)"
         case .recordTooLong(let limit):
             return "the record is longer than \(limit) bytes (is a quote left open?)"
         }
@@ -29,7 +25,7 @@ package enum CSVSyntaxError: Error, Equatable, Sendable, CustomStringConvertible
     package var endsReading: Bool {
         switch self {
         case .unterminatedQuote, .recordTooLong: return true
-        case .characterAfterClosingQuote, .bareCarriageReturn: return false
+        case .characterAfterClosingQuote: return false
         }
     }
 }

@@ -23,6 +23,32 @@ enum CatalogFieldRules {
         return nil
     }
 
+    /// The rule of a text column's value: nil when it is good, else the message.
+    static func check(_ column: CatalogColumn, _ value: String) -> String? {
+        switch column {
+        case .sku, .category, .handle: return checkIdentifier(value)
+        case .option1Name, .option1Value, .option2Name, .option2Value, .option3Name, .option3Value: return checkIdentifier(value)
+        case .name: return checkName(value)
+        case .description: return checkDescription(value)
+        case .brand: return checkBrand(value)
+        case .status: return checkStatus(value)
+        case .currency: return checkCurrency(value)
+        case .priceCents, .stock, .price: return nil
+        }
+    }
+
+    /// `brand`: 0…255 characters, no control characters.
+    static func checkBrand(_ value: String) -> String? {
+        if let lengthError = checkLength(value, max: CatalogLimits.maxNameLength) { return lengthError }
+        if containsControlCharacter(value) { return "contains a control character" }
+        return nil
+    }
+
+    /// `status`: active, draft or archived.
+    static func checkStatus(_ value: String) -> String? {
+        ProductStatus(rawValue: value) == nil ? "\(quoted(value)) is not a status (\(ProductStatus.acceptedList))" : nil
+    }
+
     /// Whether `value` holds a control character: C0 (U+0000…U+001F), DEL or C1 (U+0080…U+009F),
     /// Unicode's general category Cc. Read byte by byte, as an import checks every row's.
     static func containsControlCharacter(_ value: String) -> Bool {
@@ -60,6 +86,12 @@ enum CatalogFieldRules {
         if utf8.count == 3 && utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) { return nil }
         return "\(quoted(value)) is not three capital letters (an ISO 4217 code such as USD)"
     }
+
+    /// A row that gives both `price` and `priceCents`.
+    static let bothPrices = "the row gives both price (major units, 19.99) and priceCents (minor units, 1999): give one"
+
+    /// Follows "invalid UTF-8": files saved by spreadsheets on Windows are often Windows-1252.
+    static let encodingHint = " (if the file was saved by Excel or another Windows program, read it with --encoding windows-1252)"
 
     /// `priceCents` and `stock`: 0…`max`.
     static func checkRange(_ value: Int, max: Int) -> String? {

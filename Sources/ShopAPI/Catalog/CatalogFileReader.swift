@@ -1,5 +1,6 @@
 /// Reads a catalog file, CSV or NDJSON, as checked `CatalogRow`s, in constant memory (the read
-/// buffer, one record, and the SKUs seen so far to find repeats). It checks every file-level rule
+/// buffer, one record, the SKUs seen so far to find repeats, and the product fields of each
+/// handle to fill them down to its later rows: `CatalogVariantGroups`). It checks every file-level rule
 /// of protocol.md's "Catalog files" and returns only good rows; what is wrong goes to `errors`
 /// (the first 50 kept, the rest counted), and it reads on to the end so that every error is found.
 ///
@@ -17,13 +18,15 @@
 public struct CatalogFileReader<Source: ByteSource> {
     private var csv: CSVCatalogReader<Source>?
     private var ndjson: NDJSONCatalogReader<Source>?
+    private var variants = CatalogVariantGroups()
     public let format: CatalogFileFormat
 
-    public init(format: CatalogFileFormat, source: Source) {
+    /// - Parameter options: column mapping, unknown columns, the CSV separator, `strict`.
+    public init(format: CatalogFileFormat, source: Source, options: CatalogReadOptions = CatalogReadOptions()) {
         self.format = format
         switch format {
-        case .csv: csv = CSVCatalogReader(source: source)
-        case .ndjson: ndjson = NDJSONCatalogReader(source: source)
+        case .csv: csv = CSVCatalogReader(source: source, options: options)
+        case .ndjson: ndjson = NDJSONCatalogReader(source: source, options: options)
         }
     }
 
@@ -32,8 +35,18 @@ public struct CatalogFileReader<Source: ByteSource> {
     ///
     /// - Throws: `ByteSourceError` if reading the source fails (not for anything in the bytes).
     public mutating func next() throws(ByteSourceError) -> CatalogRow? {
-        if csv != nil { return try csv!.next() }
-        return try ndjson!.next()
+        while var row = try csv != nil ? csv!.next() : ndjson!.next() {
+            let problems = variants.apply(to: &row)
+            if problems.isEmpty { return row }
+            for problem in problems { report(CatalogFileError(line: row.line, field: problem.field, message: problem.message)) }
+        }
+        return nil
+    }
+
+    /// What is legal but probably a mistake, found so far (a padded header cell, an ignored
+    /// column); empty under `strict`, where each is an error.
+    public var warnings: [CatalogImportWarning] {
+        csv?.warnings ?? ndjson!.warnings
     }
 
     /// Everything found wrong so far.
@@ -47,7 +60,8 @@ public struct CatalogFileReader<Source: ByteSource> {
         if csv != nil { csv!.errors.append(error) } else { ndjson!.errors.append(error) }
     }
 
-    /// Records (CSV, after the header) or non-blank lines (NDJSON) read so far, good or not.
+    /// Records (CSV, after the header, but for all-empty ones) or non-blank lines (NDJSON) read so
+    /// far, good or not.
     public var rowsRead: Int { csv?.rowsRead ?? ndjson!.rowsRead }
 
     /// Bytes taken from the source so far, for progress (a percentage of the file's size).

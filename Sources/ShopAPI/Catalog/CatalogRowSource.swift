@@ -16,4 +16,12 @@ public protocol CatalogRowSource: SendableMetatype {
     mutating func reportError(line: Int, field: String, message: String)
     /// Bytes of the file read so far, for progress.
     var bytesRead: Int { get }
+    /// What the source found legal but probably a mistake (a padded header cell, an ignored
+    /// column), which the import lists first in its summary; read once `nextRow()` returned nil.
+    var warnings: [CatalogImportWarning] { get }
+}
+
+extension CatalogRowSource {
+    /// A source that finds nothing to warn about.
+    public var warnings: [CatalogImportWarning] { [] }
 }

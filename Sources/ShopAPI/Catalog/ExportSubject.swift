@@ -8,7 +8,7 @@ package enum ExportSubject: String, CaseIterable, Sendable {
     /// The record's fields, in the order they are written.
     package var columns: [String] {
         switch self {
-        case .products: CatalogColumn.allCases.map(\.rawValue)
+        case .products: CatalogColumn.exported.map(\.rawValue)
         case .stock: [CatalogColumn.sku.rawValue, CatalogColumn.stock.rawValue]
         case .orders: ["orderId", "createdAt", "cartId", "customer", "status", "currency", "totalCents", "line", "sku", "quantity", "unitPriceCents"]
         case .ledger: ["seq", "at", "sku", "delta", "availableAfter", "reason", "orderId", "source", "actor"]
@@ -21,15 +21,15 @@ package enum ExportSubject: String, CaseIterable, Sendable {
 
 extension ShopService {
     /// Writes every record of `subject` to `writer` (whose columns are `subject.columns`), from one
-    /// consistent snapshot of the store, in constant memory: products and stock in SKU order
-    /// (archived products left out), orders oldest first and one record per line, the ledger in
+    /// consistent snapshot of the store, in constant memory: products (every variant) and stock in
+    /// catalog order (archived products left out, drafts in), orders oldest first and one record per line, the ledger in
     /// its order; orders and ledger only from `since` on, when given. Does not call `finish()`.
     /// - Throws: `ShopError` when the store fails, `ByteSinkError` when the sink does.
     package func export<Sink: ByteSink>(_ subject: ExportSubject, since: OrderTime?, to writer: inout RecordWriter<Sink>) throws {
         precondition(writer.columns == subject.columns, "the writer's columns are \(subject)'s")
         switch subject {
-        case .products: try exportProducts { product, stock in try writer.writeProduct(product, stock: stock) }
-        case .stock: try exportProducts { product, stock in try writer.writeStockLevel(sku: product.sku, stock: stock) }
+        case .products: try exportProducts { product, status, stock in try writer.writeProduct(product, status: status, stock: stock) }
+        case .stock: try exportProducts { product, _, stock in try writer.writeStockLevel(sku: product.sku, stock: stock) }
         case .orders: try exportOrders(since: since) { order in try writer.writeOrderLines(order) }
         case .ledger: try exportStockLedger(since: since) { movement in try writer.writeStockMovement(movement) }
         }

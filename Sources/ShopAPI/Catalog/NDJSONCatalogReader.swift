@@ -7,12 +7,18 @@ import FoundationEssentials
 struct NDJSONCatalogReader<Source: ByteSource> {
     private var lines: NDJSONLineReader<Source>
     private let decoder = JSONDecoder()
+    private let options: CatalogReadOptions
     private var skus = SKUIndex()
     var errors = CatalogFileErrors()
+    private(set) var warnings: [CatalogImportWarning] = []
     private(set) var rowsRead = 0
 
-    init(source: Source) {
+    init(source: Source, options: CatalogReadOptions = CatalogReadOptions()) {
         lines = NDJSONLineReader(source: source)
+        self.options = options
+        if options.mapping != .none {
+            decoder.userInfo[NDJSONCatalogLine.memberNamesKey] = NDJSONCatalogLine.memberNames(options.mapping)
+        }
     }
 
     var bytesRead: Int { lines.bytesRead }
@@ -35,7 +41,7 @@ struct NDJSONCatalogReader<Source: ByteSource> {
 
     private mutating func checkLine(_ line: Int) -> CatalogRow? {
         guard lines.bytes.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) != nil else {
-            errors.append(line: line, field: "line", message: "invalid UTF-8")
+            errors.append(line: line, field: "line", message: "invalid UTF-8" + CatalogFieldRules.encodingHint)
             return nil
         }
         let decoded: NDJSONCatalogLine
@@ -56,6 +62,15 @@ struct NDJSONCatalogReader<Source: ByteSource> {
         if memberCount != decoded.columnsFound {
             let others = (try? decoder.decode(NDJSONCatalogLine.OtherMembers.self, from: Data(lines.bytes)))?.names ?? []
             for name in others {
+                if options.mapping.target(of: name) == .ignored || options.ignoreUnknown {
+                    let message = "member \(CatalogFieldRules.quoted(name)) is not a catalog column: it was not read"
+                    if options.strict {
+                        errors.append(line: line, field: "line", message: "ignoredColumn: \(message) (--strict)")
+                    } else {
+                        warnings.note(.ignoredColumn, column: name, line: line, message: message)
+                    }
+                    continue
+                }
                 var message = "unknown member \(CatalogFieldRules.quoted(name))"
                 if let near = CatalogColumn.caseInsensitiveMatch(name) { message += " (did you mean \(near.rawValue)?)" }
                 errors.append(line: line, field: "line", message: message + "; the members are \(CatalogColumn.acceptedList)")
@@ -65,6 +80,8 @@ struct NDJSONCatalogReader<Source: ByteSource> {
             }
         }
         var row = CatalogRow(line: line, sku: "")
+        var optionNames: [String?] = [nil, nil, nil]
+        var optionValues: [String?] = [nil, nil, nil]
         var hasSKU = false
         for (column, value) in decoded.values {
             switch value {
@@ -77,22 +94,29 @@ struct NDJSONCatalogReader<Source: ByteSource> {
                 } else {
                     row.priceCents = number
                 }
+            case .price(let price):
+                row.price = price
             case .text(let text):
                 if let message = CSVCatalogReader<Source>.check(column, text) {
                     errors.append(line: line, field: column.rawValue, message: message)
                     if column == .sku { hasSKU = true }
                     continue
                 }
-                switch column {
-                case .sku:
-                    row.sku = text
-                    hasSKU = true
-                case .name: row.name = text
-                case .description: row.description = text
-                case .category: row.category = text
-                default: row.currency = text
+                if column == .sku { hasSKU = true }
+                if let index = CatalogColumn.optionNameColumns.firstIndex(of: column) {
+                    optionNames[index] = text
+                } else if let index = CatalogColumn.optionValueColumns.firstIndex(of: column) {
+                    optionValues[index] = text
+                } else {
+                    row.set(column, text: text)
                 }
             }
+        }
+        if let problem = row.collectOptions(names: optionNames, values: optionValues) {
+            errors.append(line: line, field: problem.field, message: problem.message)
+        }
+        if row.price != nil && row.priceCents != nil {
+            errors.append(line: line, field: "price", message: CatalogFieldRules.bothPrices)
         }
         if !hasSKU && !decoded.problems.contains(where: { $0.0 == "sku" }) {
             errors.append(line: line, field: "sku", message: "missing; every line needs a sku")

@@ -3,19 +3,20 @@ import FoundationEssentials
 /// Opaque pagination cursors: base64url (unpadded) of `<kind>:<position>`. The kind prefix makes a
 /// catalog cursor invalid for the order listing and vice versa. Pure functions; thread-safe.
 enum PageCursor {
-    private static let catalogKind = "p1"
+    private static let catalogKind = "p2"
     private static let ordersKind = "o1"
 
-    // MARK: - Catalog (position: the last SKU returned)
+    // MARK: - Catalog (position: the catalog place of the last product returned)
 
-    static func catalog(afterSku sku: String) -> String {
-        encode(kind: catalogKind, position: sku)
+    static func catalog(afterSeq seq: Int64) -> String {
+        encode(kind: catalogKind, position: String(seq))
     }
 
-    /// The SKU the page ends after. Throws `.invalidCursor` for anything not made by `catalog(afterSku:)`.
-    static func catalogPosition(_ cursor: String) throws(ShopError) -> String {
-        guard let sku = decode(cursor, kind: catalogKind), !sku.isEmpty else { throw .invalidCursor(cursor) }
-        return sku
+    /// The catalog place the page ends after. Throws `.invalidCursor` for anything not made by
+    /// `catalog(afterSeq:)` (a cursor of an earlier build, which held a SKU, included).
+    static func catalogPosition(_ cursor: String) throws(ShopError) -> Int64 {
+        guard let text = decode(cursor, kind: catalogKind), let seq = Int64(text) else { throw .invalidCursor(cursor) }
+        return seq
     }
 
     // MARK: - Orders (position: the sequence of the last order returned)

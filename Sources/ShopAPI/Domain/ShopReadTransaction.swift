@@ -2,19 +2,28 @@
 /// only while the transaction's closure runs. Methods throw storage errors (any `Error`), which
 /// the store maps to `ShopError`.
 ///
-/// The catalog reads (`products`, `product`, `searchProducts`, `available`) see only products in
-/// the catalog: an archived product (`shop-rpc import --replace`) is not found by them.
-/// `products` and `product` must each run exactly one statement: the service reads them with
-/// `ShopStore.readOneStatement`, outside an explicit transaction where the store allows.
+/// The catalog reads (`products`, `product`, `variantChoices`, `productVariants`,
+/// `searchProducts`, `available`) see only active products: a draft or an archived product
+/// (`status`, `shop-rpc import --replace`) is not found by them. `product` and `productCount`
+/// must each run exactly one statement: the service reads them with `ShopStore.readOneStatement`,
+/// outside an explicit transaction where the store allows.
 protocol ShopReadTransaction {
-    /// Products with `sku > afterSku` (all when `nil`), in `category` when given, ordered by SKU.
-    func products(afterSku: String?, category: String?, limit: Int) throws -> [Product]
+    /// The first variant of each product whose place in catalog order is after `afterSeq` (all
+    /// when `nil`), in `category` when given, in catalog order, with that place. One statement.
+    func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, product: Product)]
+    /// The variant with `sku`.
     func product(sku: String) throws -> Product?
+    /// Every variant of each product of `handles`, by handle, each product's in catalog order.
+    /// One statement.
+    func variantChoices(handles: [String]) throws -> [String: [VariantChoice]]
+    /// Every variant of the product `handle`, in catalog order, with its level; empty for an
+    /// unknown product (or one not active).
+    func productVariants(handle: String) throws -> [(product: Product, available: Int)]
     /// Live products in `category` (all when nil). Runs exactly one statement.
     func productCount(category: String?) throws -> Int
-    /// Products that have, for every group of `wordGroups`, one of its words among their
-    /// `SearchText.productWords`; in catalog order (the order they were first added), at most
-    /// `limit`. Groups are non-empty and hold only words as `SearchText` makes them.
+    /// The first variant of each product that has, for every group of `wordGroups`, one of its
+    /// words among its `SearchText.productWords`; in catalog order, at most `limit`. Groups are
+    /// non-empty and hold only words as `SearchText` makes them.
     func searchProducts(wordGroups: [[String]], limit: Int) throws -> [Product]
     /// The indexed words (every word any product was ever indexed under) that begin with
     /// `prefix`, in code point order, at most `limit`.

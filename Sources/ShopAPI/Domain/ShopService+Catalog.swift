@@ -1,36 +1,61 @@
 // MARK: - Catalog and inventory reads
 
 extension ShopService {
-    /// Products ordered by SKU, `limit` per page (clamped to `1...ShopLimits.maxPageSize`; below 1
-    /// means the default). `category` filters exactly. A `nil` or empty `cursor` starts at the
-    /// beginning; a cursor not from this listing throws `.invalidCursor`.
+    /// Products in catalog order (the order they were first added), one entry per product with
+    /// its variants, `limit` per page (clamped to `1...ShopLimits.maxPageSize`; below 1 means the
+    /// default). `category` filters exactly. A `nil` or empty `cursor` starts at the beginning; a
+    /// cursor not from this listing throws `.invalidCursor`. Two statements in one snapshot: the
+    /// page's products, then their variants.
     public func listCatalog(cursor: String?, limit: Int, category: String?, interruption: (any ShopInterruption)?) throws -> CatalogPage {
-        var afterSku: String?
+        var afterSeq: Int64?
         if let cursor, !cursor.isEmpty {
-            afterSku = try PageCursor.catalogPosition(cursor)
+            afterSeq = try PageCursor.catalogPosition(cursor)
         }
         let pageSize = Self.pageSize(limit)
-        let found = try store.readOneStatement(interruption: interruption) { transaction in
-            try transaction.products(afterSku: afterSku, category: category, limit: pageSize + 1)
+        let (found, choices) = try store.read(interruption: interruption) { transaction in
+            let found = try transaction.products(afterSeq: afterSeq, category: category, limit: pageSize + 1)
+            let page = found.prefix(pageSize)
+            return (found, try transaction.variantChoices(handles: page.map(\.product.handle)))
         }
-        let items = Array(found.prefix(pageSize))
-        let nextCursor = found.count > pageSize ? items.last.map { PageCursor.catalog(afterSku: $0.sku) } : nil
+        let page = found.prefix(pageSize)
+        let items = page.map { Self.item($0.product, choices) }
+        let nextCursor = found.count > pageSize ? page.last.map { PageCursor.catalog(afterSeq: $0.seq) } : nil
         return CatalogPage(items: items, nextCursor: nextCursor)
     }
 
-    /// The product with `sku`; `.notFound(entity: "product")` if there is none (or it was archived).
-    /// How many products the catalog holds (archived ones not counted), only `category`'s when given.
+    /// The entry of a product whose first variant is `first`, with its variants from `choices`.
+    static func item(_ first: Product, _ choices: [String: [VariantChoice]]) -> CatalogItem {
+        let variants = choices[first.handle] ?? [VariantChoice(sku: first.sku, options: first.options, priceCents: first.priceCents, inStock: false)]
+        return CatalogItem(first: first, variants: variants)
+    }
+
+    /// The product `handle` with every variant of it and their levels; `.notFound(entity:
+    /// "product")` when there is none, or it is a draft or archived.
+    public func catalogProduct(handle: String, interruption: (any ShopInterruption)?) throws -> ProductWithVariants {
+        let variants = try store.readOneStatement(interruption: interruption) { try $0.productVariants(handle: handle) }
+        guard let first = variants.first?.product else { throw ShopError.notFound(entity: "product", id: handle) }
+        return ProductWithVariants(
+            handle: first.handle, name: first.name, description: first.description, category: first.category, brand: first.brand,
+            optionNames: first.options.map(\.name), currency: first.currency,
+            variants: variants.map { ProductVariant(sku: $0.product.sku, options: $0.product.options, priceCents: $0.product.priceCents,
+                                                    available: $0.available) })
+    }
+
+    /// How many products the catalog holds (drafts and archived ones not counted; a product counts
+    /// once, whatever its variants), only `category`'s when given.
     public func countProducts(category: String?, interruption: (any ShopInterruption)?) throws -> ProductCount {
         ProductCount(count: try store.readOneStatement(interruption: interruption) { try $0.productCount(category: category) })
     }
 
+    /// The variant with `sku`, with its product's fields; `.notFound(entity: "product")` if there
+    /// is none (or its product is a draft or archived).
     public func product(sku: String, interruption: (any ShopInterruption)?) throws -> Product {
         let found = try store.readOneStatement(interruption: interruption) { try $0.product(sku: sku) }
         guard let found else { throw ShopError.notFound(entity: "product", id: sku) }
         return found
     }
 
-    /// Products whose name and category have every word of `query` (`SearchMatching`: words of
+    /// Products (one entry each, with its variants) whose name and category have every word of `query` (`SearchMatching`: words of
     /// three characters or more also match as prefixes), case- and accent-insensitively, in
     /// catalog order: the order products were first added. Punctuation in `query` only separates
     /// words (it is never query syntax), so a query without letters or digits finds nothing.
@@ -39,11 +64,13 @@ extension ShopService {
         let terms = SearchTerms.words(in: query)
         guard !terms.isEmpty else { return ProductList(items: []) }
         let pageSize = Self.pageSize(limit, maximum: ShopLimits.maxSearchResults)
-        let found = try store.read(interruption: interruption) { transaction in
-            guard let groups = try SearchMatching.wordGroups(for: terms, in: transaction) else { return [Product]() }
-            return try transaction.searchProducts(wordGroups: groups, limit: pageSize)
+        let items = try store.read(interruption: interruption) { transaction in
+            guard let groups = try SearchMatching.wordGroups(for: terms, in: transaction) else { return [CatalogItem]() }
+            let found = try transaction.searchProducts(wordGroups: groups, limit: pageSize)
+            let choices = try transaction.variantChoices(handles: found.map(\.handle))
+            return found.map { Self.item($0, choices) }
         }
-        return ProductList(items: found)
+        return ProductList(items: items)
     }
 
     /// Stock of each SKU, in request order (duplicates answered each time), from one snapshot.

@@ -5,7 +5,8 @@ extension ShopService {
     public static let importSource = "shop-rpc import"
 
     /// Imports a catalog file's rows, all or nothing (protocol.md, section 9): see
-    /// `ShopStore.importCatalog`. Each level it changes appends a ledger row (reason `import`,
+    /// `ShopStore.importCatalog`. The summary's warnings are `source`'s (its header's), then the
+    /// rows'; `options.strict` makes them errors. Each level it changes appends a ledger row (reason `import`,
     /// source `ledgerSource`, `actor`). The caller reports the errors `source` collected when the
     /// outcome is not committed (and it was no dry run). `interruption` stops and rolls back an
     /// import that has not committed yet (`.interrupted`).
@@ -27,9 +28,11 @@ extension ShopService {
     ) throws(ShopError) -> CatalogImportOutcome {
         let stockChanges = StockChangeCause.operation(.import, source: ledgerSource, actor: actor, at: OrderStamp.timestamp(now()))
         do {
-            return try CatalogRowPrefetcher.run(&source) { prefetched in
+            var outcome = try CatalogRowPrefetcher.run(&source) { prefetched in
                 try store.importCatalog(from: &prefetched, options: options, stockChanges: stockChanges, interruption: interruption, progress: progress)
             }
+            outcome.summary.warnings = source.warnings + outcome.summary.warnings
+            return outcome
         } catch let error as ShopError {
             throw error
         } catch {
@@ -37,10 +40,11 @@ extension ShopService {
         }
     }
 
-    /// Calls `body` with each product in the catalog and its stock, in SKU order, from one
-    /// consistent snapshot, in constant memory (`shop-rpc export products` and `export stock`).
+    /// Calls `body` with each variant of each product not archived (active or a draft), its
+    /// product's status and its stock, in catalog order, from one consistent snapshot, in
+    /// constant memory (`shop-rpc export products` and `export stock`).
     /// - Throws: `ShopError` when the store fails; whatever `body` throws, which stops the export.
-    public func exportProducts(_ body: (Product, Int) throws -> Void) throws {
+    public func exportProducts(_ body: (Product, ProductStatus, Int) throws -> Void) throws {
         try store.exportProducts(body)
     }
 

@@ -33,9 +33,9 @@ extension ShopService {
         return outcome.summary
     }
 
-    /// `admin.products.archive`: takes the products with `skus` out of the catalog as `import
-    /// --replace` does (gone from `catalog.list` and `catalog.search`; `catalog.get`, `cart.add`
-    /// and orders answer NotFound for them; their stock, carts and orders are kept; an upsert or
+    /// `admin.products.archive`: takes the products `skus` are variants of out of the catalog as
+    /// `import --replace` does (status archived, every variant: gone from `catalog.list` and
+    /// `catalog.search`; `catalog.get`, `catalog.product`, `cart.add` and orders answer NotFound for them; their stock, carts and orders are kept; an upsert or
     /// import that lists one brings it back), all or nothing, and answers how many it archived
     /// (one archived already counts nowhere). An unknown SKU fails with
     /// `.notFound(entity: "product")`, archiving none. Calls `completion` exactly once, on

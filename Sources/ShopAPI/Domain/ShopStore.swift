@@ -63,9 +63,12 @@ protocol ShopStore: Sendable {
         interruption: (any ShopInterruption)?, progress: (CatalogImportProgress) -> Void
     ) throws(ShopError) -> CatalogImportOutcome
 
-    /// Calls `body` with every product in the catalog and its stock, in SKU order, from one
-    /// snapshot, streaming (constant memory). An error `body` throws stops the export and is rethrown.
-    func exportProducts(_ body: (Product, Int) throws -> Void) throws
+    /// Calls `body` with every variant of every product not archived (active or a draft), its
+    /// product's status and its stock: the products in catalog order, each one's variants
+    /// together in the order they were added (so a catalog file of them gives each product's
+    /// rows one after the other), from one snapshot, streaming (constant memory). An error `body` throws stops the export and
+    /// is rethrown.
+    func exportProducts(_ body: (Product, ProductStatus, Int) throws -> Void) throws
     /// Calls `body` with every order placed at or after `since` (an order timestamp, see
     /// `OrderStamp`; all when nil), oldest first, from one snapshot, streaming.
     func exportOrders(since: String?, _ body: (Order) throws -> Void) throws

@@ -31,9 +31,10 @@ protocol ShopWriteTransaction: ShopReadTransaction {
 
     // MARK: - Products
 
-    /// Takes the product with `sku` out of the catalog as `import --replace` does (archived: out
-    /// of listings and search; its stock, the carts and orders holding it kept). Changes nothing
-    /// for an unknown SKU or a product already archived, and says which it was.
+    /// Takes the product `sku` is a variant of out of the catalog as `import --replace` does
+    /// (status archived, on every variant: out of listings and search; its stock, the carts and
+    /// orders holding it kept). Changes nothing for an unknown SKU or a product already archived,
+    /// and says which it was.
     func archiveProduct(sku: String) throws -> ProductArchiving
 
     // MARK: - Orders

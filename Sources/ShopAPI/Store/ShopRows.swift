@@ -1,3 +1,5 @@
+import SharedSupport  // JSONStringLiteral
+
 // MARK: - StoreRow
 
 /// One result row of either store's connection, read by column index (SQLite's statement,
@@ -17,14 +19,66 @@ extension PostgreSQLRow: StoreRow {}
 /// domain value. One place, so the two stores cannot drift apart. Pure; any thread.
 enum ShopRows {
     /// The columns `product` reads, from `products p`.
-    static let productColumns = "p.sku, p.name, p.description, p.category, p.price_cents, p.currency"
+    static let productColumns = "p.sku, p.name, p.description, p.category, p.price_cents, p.currency, p.handle, p.brand, p.option_names, p.option_values"
+    /// How many columns `productColumns` is.
+    static let productColumnCount: Int32 = 10
+    /// The columns `storedProduct` reads, from `products p` joined with `stock s` (a left join).
+    static let storedProductColumns = "\(productColumns), p.status, p.seq, p.product_seq, coalesce(s.available, 0)"
     /// The columns `orderHeader` reads, from `orders`.
     static let orderColumns = "seq, order_id, cart_id, total_cents, currency, status, created_at, cancelled_at, cancel_reason"
     /// The columns `movement` reads, from `stock_ledger`.
     static let movementColumns = "seq, at, sku, delta, available_after, reason, order_id, source, actor"
 
     static func product<Row: StoreRow>(_ row: Row) -> Product {
-        Product(sku: row.text(0), name: row.text(1), description: row.text(2), category: row.text(3), priceCents: row.int(4), currency: row.text(5))
+        Product(sku: row.text(0), name: row.text(1), description: row.text(2), category: row.text(3), priceCents: row.int(4),
+                currency: row.text(5), handle: row.text(6), brand: row.text(7), options: options(names: row.text(8), values: row.text(9)))
+    }
+
+    /// A variant with what the import looks at: `storedProductColumns`. A status this build does
+    /// not know (none exists: the schema version guards against newer builds) reads as archived.
+    static func storedProduct<Row: StoreRow>(_ row: Row) -> StoredProduct {
+        let n = productColumnCount
+        return StoredProduct(product: product(row), stock: row.int(n + 3), status: ProductStatus(rawValue: row.text(n)) ?? .archived,
+                             seq: row.int64(n + 1), productSeq: row.int64(n + 2))
+    }
+
+    /// A variant as a listing offers it: `productColumns`, then the level.
+    static func variantChoice<Row: StoreRow>(_ row: Row) -> (handle: String, choice: VariantChoice) {
+        let variant = product(row)
+        return (variant.handle, VariantChoice(sku: variant.sku, options: variant.options, priceCents: variant.priceCents,
+                                              inStock: row.int(productColumnCount) > 0))
+    }
+
+    /// `strings` as a JSON array of strings, to bind as one parameter (SQLite's `json_each`).
+    static func jsonArray(_ strings: [String]) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        for (index, string) in strings.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONStringLiteral.append(string, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: - Options
+
+    /// What joins option names (and values) in their column: U+001F, which no option may hold.
+    static let optionSeparator: Character = "\u{1F}"
+
+    /// The stored text of option names or values.
+    static func optionText(_ parts: [String]) -> String {
+        parts.joined(separator: String(optionSeparator))
+    }
+
+    /// The names of `option_names`.
+    static func optionNames(_ text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: optionSeparator, omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The options of stored names and values (as many as both have).
+    static func options(names: String, values: String) -> [ProductOption] {
+        guard !names.isEmpty else { return [] }
+        return zip(optionNames(names), optionNames(values)).map { ProductOption(name: $0, value: $1) }
     }
 
     /// A cart or order line: `sku, quantity, unit_price_cents`.

@@ -48,6 +48,24 @@ extension ResultField {
         }
     }
 
+    /// A boolean, always present.
+    static func boolean(_ name: StaticString, _ value: @escaping @Sendable (Result) -> Bool, _ doc: String) -> ResultField {
+        make(name, schema: ["type": "boolean"], doc: doc) { result, json in
+            json.key(name)
+            json.bool(value(result))
+        }
+    }
+
+    /// An array of strings.
+    static func strings(_ name: StaticString, _ value: @escaping @Sendable (Result) -> [String], _ doc: String) -> ResultField {
+        make(name, schema: ["type": "array", "items": Schemas.string], doc: doc) { result, json in
+            json.key(name)
+            json.beginArray()
+            for string in value(result) { json.string(string) }
+            json.endArray()
+        }
+    }
+
     /// `true`, present only when `isSet` holds (a flag whose absence means false).
     static func flag(_ name: StaticString, _ isSet: @escaping @Sendable (Result) -> Bool, _ doc: String) -> ResultField {
         make(name, required: false, schema: ["type": "boolean"], doc: doc) { result, json in

@@ -49,8 +49,16 @@ struct CommandResult {
     let stderr: String
 
     /// stdout parsed as one JSON object (the import's summary).
+    /// The summary's counts (its `warnings`, if any, left out: see `warnings`).
     var summary: [String: Int]? {
-        (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Int]
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] else { return nil }
+        object["warnings"] = nil
+        return object as? [String: Int]
+    }
+
+    /// The summary's `warnings`, each a JSON object; empty when it has none.
+    var warnings: [[String: Any]] {
+        ((try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any])?["warnings"] as? [[String: Any]] ?? []
     }
 }
 

@@ -68,9 +68,39 @@ final class CSVReaderTests: XCTestCase {
         ])
     }
 
-    func test_bareCarriageReturn_isReported_andReadingGoesOn() {
-        XCTAssertEqual(readCSVRecords("a\rb,c\nd\n"), [record(1, ["a\rb", "c"], .bareCarriageReturn), record(2, ["d"])])
-        XCTAssertEqual(readCSVRecords("a\r"), [record(1, ["a"], .bareCarriageReturn)])
+    func test_CROnlyLineEnds_endRecords_andCountLines() {
+        XCTAssertEqual(readCSVRecords("a,b\r1,2\r\r3,4\r"), [record(1, ["a", "b"]), record(2, ["1", "2"]), record(4, ["3", "4"])])
+        XCTAssertEqual(readCSVRecords("a\rb,c\nd\n"), [record(1, ["a"]), record(2, ["b", "c"]), record(3, ["d"])])
+        XCTAssertEqual(readCSVRecords("a\r"), [record(1, ["a"])])
+        XCTAssertEqual(readCSVRecords("\"q\r\"\rb\r"), [record(1, ["q\r"]), record(2, ["b"])], "a CR in quotes is content")
+    }
+
+    func test_CROnlyLineEnds_fedByteByByte_sameAsWhole() {
+        let bytes = Array("sku,name\r\"A\",x\rB,y\r\rC,z".utf8)
+        XCTAssertEqual(readCSVRecords(bytes, chunkSizes: [1]), readCSVRecords(bytes))
+        XCTAssertEqual(readCSVRecords(bytes).count, 4)
+    }
+
+    func test_delimiter_isDetectedFromTheHeader_orGiven() {
+        func read(_ text: String, _ delimiter: CSVDelimiter?, chunkSizes: [Int] = []) -> (CSVDelimiter, [[String]]) {
+            var reader = CSVReader(source: MemorySource(Array(text.utf8), chunkSizes: chunkSizes), delimiter: delimiter)
+            var records: [[String]] = []
+            while try! reader.next() { records.append(reader.fields.strings) }
+            return (reader.delimiter, records)
+        }
+        XCTAssertEqual(read("sku;name;price\nA;x,y;1,5\n", nil).1, [["sku", "name", "price"], ["A", "x,y", "1,5"]])
+        XCTAssertEqual(read("sku;name;price\nA;x,y;1,5\n", nil, chunkSizes: [1]).0, .semicolon, "the whole header line is looked at")
+        XCTAssertEqual(read("sku\tname\nA\tB\n", nil).1, [["sku", "name"], ["A", "B"]])
+        XCTAssertEqual(read("sku,name;x\n", nil).0, .comma, "a tie is a comma")
+        XCTAssertEqual(read("\"a;b;c\",d\n", nil).0, .comma, "separators in quotes do not count")
+        XCTAssertEqual(read("sku\n", nil).0, .comma)
+        XCTAssertEqual(read("a;b,c\n", .comma).1, [["a;b", "c"]])
+        // FuzzCSVReader's regression-delimiter-detection-past-an-open-quote: a quote left open in
+        // the header made the detector read on into the next lines, as far as had been read.
+        let openQuote = "a\"b,c\n\"x;;;;;;\n"
+        XCTAssertEqual(read(openQuote, nil).0, .comma, "only the first line is looked at")
+        XCTAssertEqual(read(openQuote, nil, chunkSizes: [6, 1]).0, .comma)
+        XCTAssertEqual(read("a,b;c\n", .semicolon).1, [["a,b", "c"]])
     }
 
     func test_recordTooLong_isReportedAndEndsReading() {

@@ -61,4 +61,46 @@ final class CSVTextCellTests: XCTestCase {
         XCTAssertEqual(rows.map(\.name), products.map(\.name as (Product) -> String?))
         XCTAssertEqual(rows.map(\.description), products.map(\.description as (Product) -> String?))
     }
+
+    /// One check per character a spreadsheet may start a formula with (OWASP: `=`, `+`, `-`, `@`,
+    /// TAB, CR): a value starting with it is exported behind one `'`, and so is the same value
+    /// behind one or two quotes of its own, and each reads back exactly.
+    func test_eachFormulaCharacter_isNeutralisedInTheExport_andReadsBackExactly() throws {
+        for lead in ["=", "+", "-", "@", "\t", "\r"] {
+            let values = [lead + "SUM(A1)", "'" + lead + "SUM(A1)", "''" + lead + "x", lead + "1"]
+            let products = values.enumerated().map { index, value in
+                // An identifier cannot hold TAB or CR: those go in the name and description only.
+                let sku = lead == "\t" || lead == "\r" ? "S-\(index)" : "\(lead)S-\(index)"
+                return Product(sku: sku, name: value, description: value, category: "c", priceCents: 1, currency: "USD")
+            }
+            var writer = CatalogProductWriter(format: .csv, sink: MemorySink())
+            for product in products { try writer.write(product, stock: 1) }
+            try writer.finish()
+            let records = readCSVRecords(writer.sink.bytes).dropFirst()
+            XCTAssertEqual(records.count, products.count)
+            for (record, product) in zip(records, products) {
+                XCTAssertEqual(record.fields[1], "'" + product.name, "\(lead.debugDescription): the name's cell starts with the quote")
+                XCTAssertFalse(record.fields.prefix(4).contains { $0.first.map { "=+-@\t\r".contains($0) } ?? false },
+                               "\(lead.debugDescription): no text cell starts a formula: \(record.fields)")
+            }
+            var reader = CatalogFileReader(format: .csv, source: MemorySource(writer.sink.bytes))
+            var rows: [CatalogRow] = []
+            while let row = try reader.next() { rows.append(row) }
+            XCTAssertTrue(reader.errors.isEmpty, "\(lead.debugDescription): \(reader.errors)")
+            XCTAssertEqual(rows.map(\.sku), products.map(\.sku), lead.debugDescription)
+            XCTAssertEqual(rows.map(\.name), products.map(\.name as (Product) -> String?), lead.debugDescription)
+            XCTAssertEqual(rows.map(\.description), products.map(\.description as (Product) -> String?), lead.debugDescription)
+        }
+    }
+
+    func test_aValueThatReallyStartsWithAQuote_survivesTheRoundTrip() throws {
+        for value in ["'", "''", "'''", "'Tis", "'x'", "' spaced"] {
+            var writer = CatalogProductWriter(format: .csv, sink: MemorySink())
+            try writer.write(Product(sku: "S", name: value, description: "", category: "c", priceCents: 1, currency: "USD"), stock: 1)
+            try writer.finish()
+            let read = readCatalog(writer.sink.bytes, format: .csv)
+            XCTAssertTrue(read.errors.isEmpty, "\(value): \(read.errors)")
+            XCTAssertEqual(read.rows.first?.name, value)
+        }
+    }
 }

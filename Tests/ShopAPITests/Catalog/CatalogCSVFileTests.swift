@@ -28,7 +28,7 @@ final class CatalogCSVFileTests: XCTestCase {
         XCTAssertEqual(readCatalog(header, format: .csv).rows, [])
         XCTAssertTrue(readCatalog(header, format: .csv).errors.isEmpty)
         XCTAssertEqual(errorLines(readCatalog("", format: .csv).errors),
-                       ["1: header: the file is empty; its first line must name the columns (sku, name, description, category, priceCents, currency, stock)"])
+                       ["1: header: the file is empty; its first line must name the columns (sku, name, description, category, priceCents, currency, stock, handle, brand, status, option1Name, option1Value, option2Name, option2Value, option3Name, option3Value, price)"])
     }
 
     func test_bomAndCRLF_areAccepted() {
@@ -40,11 +40,11 @@ final class CatalogCSVFileTests: XCTestCase {
     func test_headerErrors_unknownRepeatedAndMissingSku() {
         let errors = readCatalog("name,Colour,name,PriceCents,\nMug,red,Mug,5,\n", format: .csv).errors
         XCTAssertEqual(errorLines(errors), [
-            "1: header: unknown column \"Colour\"; the columns are sku, name, description, category, priceCents, currency, stock",
+            "1: header: unknown column \"Colour\"; the columns are sku, name, description, category, priceCents, currency, stock, handle, brand, status, option1Name, option1Value, option2Name, option2Value, option3Name, option3Value, price",
             "1: header: column name appears twice",
-            "1: header: unknown column \"PriceCents\" (did you mean priceCents?); the columns are sku, name, description, category, priceCents, currency, stock",
-            "1: header: column 5 has no name; the columns are sku, name, description, category, priceCents, currency, stock",
-            "1: header: no sku column; the columns are sku, name, description, category, priceCents, currency, stock (sku is required)",
+            "1: header: unknown column \"PriceCents\" (did you mean priceCents?); the columns are sku, name, description, category, priceCents, currency, stock, handle, brand, status, option1Name, option1Value, option2Name, option2Value, option3Name, option3Value, price",
+            "1: header: column 5 has no name; the columns are sku, name, description, category, priceCents, currency, stock, handle, brand, status, option1Name, option1Value, option2Name, option2Value, option3Name, option3Value, price",
+            "1: header: no sku column; the columns are sku, name, description, category, priceCents, currency, stock, handle, brand, status, option1Name, option1Value, option2Name, option2Value, option3Name, option3Value, price (sku is required)",
         ])
     }
 
@@ -130,7 +130,7 @@ final class CatalogCSVFileTests: XCTestCase {
         let bytes = Array("sku,name\nA,ok\nB,\"two\nlines ".utf8) + [0xC3, 0x28] + Array("\"\n".utf8)
         let (rows, errors) = readCatalog(bytes, format: .csv)
         XCTAssertEqual(rows.map(\.sku), ["A"])
-        XCTAssertEqual(errorLines(errors), ["3: name: invalid UTF-8"])
+        XCTAssertEqual(errorLines(errors), ["3: name: invalid UTF-8" + CatalogFieldRules.encodingHint])
     }
 
     func test_unterminatedQuote_reportsTheRecordsLine() {

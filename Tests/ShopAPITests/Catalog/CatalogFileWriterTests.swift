@@ -86,7 +86,8 @@ final class CatalogFileWriterTests: XCTestCase {
         try! writer.write(Product(sku: "A", name: "Mug", description: "d", category: "k", priceCents: 5, currency: "USD"), stock: 3)
         try! writer.finish()
         XCTAssertEqual(String(decoding: writer.sink.bytes, as: UTF8.self),
-                       "sku,name,description,category,priceCents,currency,stock\nA,Mug,d,k,5,USD,3\n")
+                       "sku,name,description,category,priceCents,currency,stock,handle,brand,status,"
+                       + "option1Name,option1Value,option2Name,option2Value,option3Name,option3Value\nA,Mug,d,k,5,USD,3,A,,active,,,,,,\n")
     }
 
     func test_roundTrip_generatedRows_bothFormats_everyRowUnchanged() {

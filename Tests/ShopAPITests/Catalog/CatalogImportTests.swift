@@ -17,12 +17,14 @@ final class CatalogImportTests: StoreContractTestCase {
             let (outcome, errors) = try service.importRows(rows)
             XCTAssertEqual(errors, [])
             XCTAssertTrue(outcome.committed)
-            XCTAssertEqual(outcome.summary, CatalogImportSummary(rows: 3, created: 3, updated: 0, unchanged: 0, archived: 0, stockSet: 2))
+            XCTAssertEqual(outcome.summary.withoutWarnings, CatalogImportSummary(rows: 3, created: 3, updated: 0, unchanged: 0, archived: 0, stockSet: 2))
+            XCTAssertEqual(outcome.summary.warnings.map(\.kind), [.newProductsWithoutStock])
+            XCTAssertEqual(outcome.summary.warnings.map(\.lines), [[3]])
             XCTAssertEqual(try service.allProducts(), [
-                Product(sku: "A-1", name: "Oak Desk", description: "", category: "furniture", priceCents: 25000, currency: "USD"),
                 Product(sku: "B-2", name: "Walnut Desk Lamp", description: "Warm light", category: "lighting", priceCents: 4500, currency: "USD"),
+                Product(sku: "A-1", name: "Oak Desk", description: "", category: "furniture", priceCents: 25000, currency: "USD"),
                 Product(sku: "C-3", name: "Desk Mat", description: "", category: "office", priceCents: 0, currency: "USD"),
-            ])
+            ], "listed in file order (catalog order), not SKU order")
             XCTAssertEqual(try service.checkInventory(skus: ["A-1", "B-2", "C-3"], interruption: nil).levels.map(\.available), [0, 7, 0])
             // Search: catalog order is file order.
             XCTAssertEqual(try service.searchCatalog(query: "desk", limit: 10, interruption: nil).items.map(\.sku), ["B-2", "A-1", "C-3"])
@@ -103,7 +105,9 @@ final class CatalogImportTests: StoreContractTestCase {
             XCTAssertTrue(outcome.committed)
             // SKU-0002 and SKU-0014 change; SKU-0008 keeps its fields (stock changes); SKU-0013's
             // stock is already 0; NEW-9 is new without stock.
-            XCTAssertEqual(outcome.summary, CatalogImportSummary(rows: 5, created: 1, updated: 2, unchanged: 2, archived: 0, stockSet: 1))
+            XCTAssertEqual(outcome.summary.withoutWarnings, CatalogImportSummary(rows: 5, created: 1, updated: 2, unchanged: 2, archived: 0, stockSet: 1))
+            XCTAssertEqual(outcome.summary.warnings.map(\.kind), [.newProductsWithoutStock])
+            XCTAssertEqual(outcome.summary.warnings.map(\.lines), [[6]], "NEW-9 starts at 0: said so")
             let after = try service.product(sku: "SKU-0002", interruption: nil)
             XCTAssertEqual(after, Product(sku: before.sku, name: before.name, description: before.description, category: before.category,
                                           priceCents: 999, currency: "USD"))
@@ -295,5 +299,14 @@ final class CatalogImportTests: StoreContractTestCase {
         XCTAssertEqual(OrderTime(iso8601: "2026-11-23")?.stamp, "2026-11-23T00:00:00.000Z")
         XCTAssertNil(OrderTime(iso8601: "yesterday"))
         XCTAssertNil(OrderTime(iso8601: "2026-13-45"))
+    }
+}
+
+extension CatalogImportSummary {
+    /// The counts alone, for comparing them with a summary built in a test.
+    var withoutWarnings: CatalogImportSummary {
+        var summary = self
+        summary.warnings = []
+        return summary
     }
 }

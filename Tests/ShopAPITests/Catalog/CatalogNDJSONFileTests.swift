@@ -53,7 +53,7 @@ final class CatalogNDJSONFileTests: XCTestCase {
         ].joined(separator: "\n")
         let (rows, errors) = readCatalog(text, format: .ndjson)
         XCTAssertEqual(rows.map(\.sku), ["A"])
-        let members = "sku, name, description, category, priceCents, currency, stock"
+        let members = "sku, name, description, category, priceCents, currency, stock, handle, brand, status, option1Name, option1Value, option2Name, option2Value, option3Name, option3Value, price"
         XCTAssertEqual(errorLines(errors), [
             "2: line: not a JSON object; each line must be one object such as {\"sku\": \"…\", …}",
             "3: line: not valid JSON",
@@ -84,7 +84,7 @@ final class CatalogNDJSONFileTests: XCTestCase {
         let errors = readCatalog(#"{"sku":"A","stock":1,"stock":2}"# + "\n" + #"{"sku":"B","x":1,"x":2}"#, format: .ndjson).errors
         XCTAssertEqual(errorLines(errors), [
             "1: line: a member is given twice",
-            "2: line: unknown member \"x\"; the members are sku, name, description, category, priceCents, currency, stock",
+            "2: line: unknown member \"x\"; the members are sku, name, description, category, priceCents, currency, stock, handle, brand, status, option1Name, option1Value, option2Name, option2Value, option3Name, option3Value, price",
             "2: line: a member is given twice",
         ])
     }
@@ -105,7 +105,7 @@ final class CatalogNDJSONFileTests: XCTestCase {
         let bytes = Array("{\"sku\":\"A\"}\n{\"sku\":\"B\",\"name\":\"".utf8) + [0xFF] + Array("\"}\n{\"sku\":\"C\"}\n".utf8)
         let (rows, errors) = readCatalog(bytes, format: .ndjson)
         XCTAssertEqual(rows.map(\.sku), ["A", "C"])
-        XCTAssertEqual(errorLines(errors), ["2: line: invalid UTF-8"])
+        XCTAssertEqual(errorLines(errors), ["2: line: invalid UTF-8" + CatalogFieldRules.encodingHint])
     }
 
     func test_tooLongLine_isReported_andTheNextLineIsRead() {

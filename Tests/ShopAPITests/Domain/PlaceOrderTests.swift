@@ -131,7 +131,7 @@ final class PlaceOrderTests: StoreContractTestCase {
 
     func test_listOrders_catalogCursor_throwsInvalidCursor() throws {
         try forEachStore {
-            let cursor = PageCursor.catalog(afterSku: "SKU-0001")
+            let cursor = PageCursor.catalog(afterSeq: 1)
             XCTAssertThrowsError(try service.listOrders(cartId: nil, cursor: cursor, limit: 3, interruption: nil)) {
                 XCTAssertEqual($0 as? ShopError, .invalidCursor(cursor))
             }

@@ -10,7 +10,34 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         var stock: [String: Int] = [:]
         /// Catalog order; archived products keep theirs.
         var seq: [String: Int64] = [:]
-        var archived: Set<String> = []
+        /// Each product's status, by handle; a handle not here is active.
+        var status: [String: ProductStatus] = [:]
+        /// The SKUs of products not active (drafts and archived ones), which shoppers do not see.
+        var archived: Set<String> { Set(products.values.filter { status[$0.handle, default: .active] != .active }.map(\.sku)) }
+
+        /// The seq of the first variant of `handle`'s product.
+        func productSeq(_ handle: String) -> Int64? {
+            products.values.filter { $0.handle == handle }.compactMap { seq[$0.sku] }.min()
+        }
+
+        /// `sku`'s variant as the import's rules see it.
+        func stored(_ sku: String) -> StoredProduct? {
+            products[sku].map {
+                StoredProduct(product: $0, stock: stock[sku] ?? 0, status: status[$0.handle, default: .active], seq: seq[sku] ?? 0,
+                              productSeq: productSeq($0.handle) ?? 0)
+            }
+        }
+
+        /// Sets the product fields of every variant of `product`'s handle to its own.
+        mutating func setProductFields(_ product: Product, _ newStatus: ProductStatus) {
+            status[product.handle] = newStatus
+            for (sku, variant) in products where variant.handle == product.handle {
+                let options = zip(product.options.map(\.name), variant.options.map(\.value)).map { ProductOption(name: $0, value: $1) }
+                products[sku] = Product(sku: sku, name: product.name, description: product.description, category: product.category,
+                                        priceCents: variant.priceCents, currency: variant.currency, handle: variant.handle,
+                                        brand: product.brand, options: options)
+            }
+        }
         var carts: [String: [CartLine]] = [:]
         var orders: [StoredOrder] = []
         var keys: [String: (orderId: String, cartId: String)] = [:]
@@ -116,22 +143,24 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
             while let row = try source.nextRow() {
                 let sku = row.sku
                 currency = currency ?? CatalogRowMerge.storeCurrency(existing: nil, firstRow: row)
-                let existing = state.products[sku].map {
-                    StoredProduct(product: $0, stock: state.stock[sku] ?? 0, archived: state.archived.contains(sku), seq: state.seq[sku] ?? 0)
-                }
-                let outcome = CatalogRowMerge.merge(row, into: existing, currency: currency!)
-                summary.count(row, outcome)
-                listed.insert(sku)
+                let existing = state.stored(sku)
+                let sibling = existing == nil ? row.handle.flatMap { handle in
+                    state.products.values.filter { $0.handle == handle }.min { state.seq[$0.sku] ?? 0 < state.seq[$1.sku] ?? 0 }
+                }.flatMap { state.stored($0.sku) } : nil
+                let outcome = CatalogRowMerge.merge(row, into: existing, sibling: sibling, currency: currency!)
+                summary.count(row, outcome, currency: currency!)
+                listed.insert((existing ?? sibling)?.product.handle ?? row.handle ?? sku)
                 switch outcome {
                 case let .rejected(errors):
                     for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
-                case let .create(product, stock):
+                case let .create(product, status, stock, _, _):
                     state.products[sku] = product
                     state.setStock(sku, stock, stockChanges)
                     state.seq[sku] = Int64(state.seq.count + 1)
-                case let .update(product, stock):
+                    state.setProductFields(product, status)
+                case let .update(product, status, stock, _):
                     state.products[sku] = product
-                    state.archived.remove(sku)
+                    state.setProductFields(product, status)
                     if let stock { state.setStock(sku, stock, stockChanges) }
                 case let .keep(stock):
                     if let stock { state.setStock(sku, stock, stockChanges) }
@@ -140,9 +169,10 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         } catch {
             throw ShopError(storeError: error)
         }
+        summary.finishWarnings(strict: options.strict, reportingTo: &source)
         if options.replace {
-            for sku in state.products.keys where !listed.contains(sku) && !state.archived.contains(sku) {
-                state.archived.insert(sku)
+            for handle in Set(state.products.values.map(\.handle)) where !listed.contains(handle) && state.status[handle] != .archived {
+                state.status[handle] = .archived
                 summary.archived += 1
             }
         }
@@ -151,10 +181,12 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         return CatalogImportOutcome(summary: summary, committed: commit)
     }
 
-    func exportProducts(_ body: (Product, Int) throws -> Void) throws {
+    func exportProducts(_ body: (Product, ProductStatus, Int) throws -> Void) throws {
         let state = lock.withLock { self.state }
-        for product in state.products.values.sorted(by: { $0.sku < $1.sku }) where !state.archived.contains(product.sku) {
-            try body(product, state.stock[product.sku] ?? 0)
+        let place = { (product: Product) in (state.productSeq(product.handle) ?? 0, state.seq[product.sku] ?? 0) }
+        for product in state.products.values.sorted(by: { place($0) < place($1) }) {
+            let status = state.status[product.handle, default: .active]
+            if status != .archived { try body(product, status, state.stock[product.sku] ?? 0) }
         }
     }
 
@@ -183,15 +215,36 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
             self.state = state
         }
 
+        /// The first variant of each active product, in catalog order.
         private var live: [Product] {
-            state.products.values.filter { !state.archived.contains($0.sku) }
+            let archived = state.archived
+            return state.products.values
+                .filter { !archived.contains($0.sku) && state.seq[$0.sku] == state.productSeq($0.handle) }
+                .sorted { state.seq[$0.sku] ?? 0 < state.seq[$1.sku] ?? 0 }
         }
 
-        func products(afterSku: String?, category: String?, limit: Int) -> [Product] {
+        func products(afterSeq: Int64?, category: String?, limit: Int) -> [(seq: Int64, product: Product)] {
             Array(live
-                .filter { $0.sku > (afterSku ?? "") && (category == nil || $0.category == category) }
-                .sorted { $0.sku < $1.sku }
+                .map { (seq: state.seq[$0.sku] ?? 0, product: $0) }
+                .filter { $0.seq > (afterSeq ?? .min) && (category == nil || $0.product.category == category) }
                 .prefix(limit))
+        }
+
+        func variantChoices(handles: [String]) -> [String: [VariantChoice]] {
+            var choices: [String: [VariantChoice]] = [:]
+            for handle in handles {
+                choices[handle] = productVariants(handle: handle).map {
+                    VariantChoice(sku: $0.product.sku, options: $0.product.options, priceCents: $0.product.priceCents, inStock: $0.available > 0)
+                }
+            }
+            return choices
+        }
+
+        func productVariants(handle: String) -> [(product: Product, available: Int)] {
+            guard state.status[handle, default: .active] == .active else { return [] }
+            return state.products.values.filter { $0.handle == handle }
+                .sorted { state.seq[$0.sku] ?? 0 < state.seq[$1.sku] ?? 0 }
+                .map { (product: $0, available: state.stock[$0.sku] ?? 0) }
         }
 
         func productCount(category: String?) -> Int { live.filter { category == nil || $0.category == category }.count }
@@ -204,7 +257,6 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
                     let words = SearchText.productWords(name: product.name, category: product.category)
                     return wordGroups.allSatisfy { group in group.contains(where: words.contains) }
                 }
-                .sorted { state.seq[$0.sku] ?? 0 < state.seq[$1.sku] ?? 0 }
                 .prefix(limit))
         }
 
@@ -257,8 +309,10 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         func lockOrder(id: String) -> Order? { order(id: id) }
 
         func archiveProduct(sku: String) -> ProductArchiving {
-            guard state.products[sku] != nil else { return .unknown }
-            return state.archived.insert(sku).inserted ? .archived : .alreadyArchived
+            guard let product = state.products[sku] else { return .unknown }
+            guard state.status[product.handle] != .archived else { return .alreadyArchived }
+            state.status[product.handle] = .archived
+            return .archived
         }
 
         func markOrderCancelled(id: String, at: String, reason: String?) {

@@ -61,7 +61,7 @@ extension ShopService {
     /// Every product the catalog exports, with its stock.
     func exportedProducts() throws -> [(Product, Int)] {
         var products: [(Product, Int)] = []
-        try exportProducts { products.append(($0, $1)) }
+        try exportProducts { products.append(($0, $2)) }
         return products
     }
 }

@@ -16,8 +16,16 @@ extension ShopService {
         return pages
     }
 
-    /// Every product, in SKU order.
+    /// The first variant of every product, in catalog order.
     func allProducts() throws -> [Product] {
-        try catalogPages(pageSize: ShopLimits.maxPageSize).flatMap(\.items)
+        try catalogPages(pageSize: ShopLimits.maxPageSize).flatMap(\.items).map(\.firstVariant)
+    }
+}
+
+extension CatalogItem {
+    /// The product's first variant as `catalog.get` answers it.
+    var firstVariant: Product {
+        Product(sku: sku, name: name, description: description, category: category, priceCents: priceCents, currency: currency,
+                handle: handle, brand: brand, options: variants.first?.options ?? [])
     }
 }

@@ -59,6 +59,11 @@ extension ShopService {
         waitForResult { setStock(sku: sku, available: available, expected: expected, actor: actor, interruption: nil, completion: $0) }
     }
 
+    @discardableResult
+    func archiveProductsAndWait(_ skus: [String]) -> Result<ProductsArchived, ShopError> {
+        waitForResult { archiveProducts(skus: skus, interruption: nil, completion: $0) }
+    }
+
     /// The whole stock ledger, in ledger order, read a page at a time.
     func ledger(since: String? = nil, pageSize: Int = 500) throws -> [StockMovement] {
         var rows: [StockMovement] = []

@@ -38,6 +38,8 @@ enum StoreUnderTest: String, CaseIterable {
 class StoreContractTestCase: XCTestCase {
     /// The service of the store the current pass of `forEachStore` runs on.
     var service: ShopService!
+    /// The kind of store the current pass of `forEachStore` runs on (to open another of it).
+    var storeUnderTest: StoreUnderTest = .sqlite
 
     /// Runs `body` once per store in `StoreUnderTest.available`, each time on a fresh service
     /// (created as `creation` says); a failure names the store it happened on.
@@ -47,6 +49,7 @@ class StoreContractTestCase: XCTestCase {
         for store in StoreUnderTest.available {
             let opened = try store.open(creation: creation)
             service = opened.service
+            storeUnderTest = store
             defer {
                 service = nil
                 opened.remove()

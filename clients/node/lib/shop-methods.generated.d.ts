@@ -4,7 +4,69 @@
 
 import type { ActingCallOptions, CallOptions } from '../index.js';
 
-/** A product of the catalog. */
+/** One option of a variant: its name and the variant's value. */
+export interface ProductOption {
+  /** The option's name (Size). */
+  name: string;
+  /** The variant's value (M). */
+  value: string;
+}
+
+/** One variant as a listing offers it. */
+export interface VariantChoice {
+  /** The variant's SKU (cart.add takes it). */
+  sku: string;
+  /** Its option values, one per option name of the product. */
+  options: ProductOption[];
+  /** Its price in the currency's minor units. */
+  priceCents: number;
+  /** Whether a unit is available. */
+  inStock: boolean;
+}
+
+/** One product of a listing or search: its first variant's sku and price, the product's fields, its price range and its variants. */
+export interface CatalogItem {
+  /** The SKU of the product's first variant. */
+  sku: string;
+  /** The product's name. */
+  name: string;
+  /** What the product is; may be empty. */
+  description: string;
+  /** The product's category. */
+  category: string;
+  /** The first variant's price in the currency's minor units (cents). */
+  priceCents: number;
+  /** ISO 4217 code of the prices' currency. */
+  currency: string;
+  /** The product's handle (catalog.product). */
+  handle: string;
+  /** The product's brand; may be empty. */
+  brand: string;
+  /** The lowest price of its variants. */
+  priceMinCents: number;
+  /** The highest price of its variants. */
+  priceMaxCents: number;
+  /** Whether any variant has a unit available. */
+  inStock: boolean;
+  /** Every variant, in catalog order; the first is sku's. */
+  variants: VariantChoice[];
+}
+
+/** One page of products, one entry each, in catalog order. */
+export interface ProductPage {
+  /** The page's products, each with its variants. */
+  items: CatalogItem[];
+  /** Pass as cursor for the next page; absent on the last page. */
+  nextCursor?: string;
+}
+
+/** How many products a catalog query matched. */
+export interface ProductCount {
+  /** The products matched (archived ones never). */
+  count: number;
+}
+
+/** One SKU of the catalog (a variant), with its product's fields and its options. */
 export interface Product {
   /** The product's stock-keeping unit, its key. */
   sku: string;
@@ -18,26 +80,52 @@ export interface Product {
   priceCents: number;
   /** ISO 4217 code of the price's currency. */
   currency: string;
+  /** The product this SKU is a variant of (catalog.product); its SKU for a product without variants. */
+  handle: string;
+  /** The product's brand; may be empty. */
+  brand: string;
+  /** This variant's option values, one per option name of its product; empty without options. */
+  options: ProductOption[];
 }
 
-/** One page of products. */
-export interface ProductPage {
-  /** The page's products. */
-  items: Product[];
-  /** Pass as cursor for the next page; absent on the last page. */
-  nextCursor?: string;
+/** One variant of a product, with its stock. */
+export interface ProductVariant {
+  /** The variant's SKU. */
+  sku: string;
+  /** Its option values, one per option name of the product. */
+  options: ProductOption[];
+  /** Its price in the currency's minor units. */
+  priceCents: number;
+  /** Units available now. */
+  available: number;
+  /** available > 0. */
+  inStock: boolean;
 }
 
-/** How many products a catalog query matched. */
-export interface ProductCount {
-  /** The products matched (archived ones never). */
-  count: number;
+/** A product with every variant of it and their stock. */
+export interface ProductWithVariants {
+  /** The product's handle. */
+  handle: string;
+  /** The product's name. */
+  name: string;
+  /** What the product is; may be empty. */
+  description: string;
+  /** The product's category. */
+  category: string;
+  /** The product's brand; may be empty. */
+  brand: string;
+  /** Its option names (0 to 3), in order. */
+  optionNames: string[];
+  /** ISO 4217 code of the prices' currency. */
+  currency: string;
+  /** Every variant, in catalog order. */
+  variants: ProductVariant[];
 }
 
-/** Products, in catalog order (the order they were first added). */
+/** Products, one entry each, in catalog order (the order they were first added). */
 export interface ProductList {
-  /** The products. */
-  items: Product[];
+  /** The products, each with its variants. */
+  items: CatalogItem[];
 }
 
 /** Units of one SKU available now. */
@@ -112,7 +200,7 @@ export interface OrderPage {
   nextCursor?: string;
 }
 
-/** One product as a catalog file's row: a member left out keeps the product's field (a new SKU needs name, category and priceCents). */
+/** One variant as a catalog file's row: a member left out keeps the field (a new SKU of a new product needs name, category and a price: priceCents or price; a product field set on one variant is set on all of its product's). */
 export interface CatalogProduct {
   /** The product's SKU, its key. */
   sku: string;
@@ -122,12 +210,32 @@ export interface CatalogProduct {
   description?: string;
   /** The product's category. */
   category?: string;
-  /** The price in the currency's minor units (cents). */
+  /** The price in the currency's minor units (cents: 1999 is 19.99 USD); give this or price. */
   priceCents?: number;
+  /** The price in the currency's major units, read exactly: a string such as "19.99" (a JSON number with decimals is refused, since JSON numbers are binary floating point), or an integer; at most the currency's ISO 4217 decimals (USD 2, JPY 0, KWD 3). Give this or priceCents. */
+  price?: string | number;
   /** ISO 4217 code of the price's currency. */
   currency?: string;
   /** Units available, set absolutely. */
   stock?: number;
+  /** The product this SKU is a variant of; rows with the same handle are one product's variants (default: the SKU). */
+  handle?: string;
+  /** The product's brand; may be empty. */
+  brand?: string;
+  /** active (sold), draft or archived (both invisible to shoppers). */
+  status?: 'active' | 'draft' | 'archived';
+  /** The product's first option name (Size). */
+  option1Name?: string;
+  /** This variant's value of the first option (M). */
+  option1Value?: string;
+  /** The product's second option name. */
+  option2Name?: string;
+  /** This variant's value of the second option. */
+  option2Value?: string;
+  /** The product's third option name. */
+  option3Name?: string;
+  /** This variant's value of the third option. */
+  option3Value?: string;
 }
 
 /** What an import or upsert did, row by row. */
@@ -154,16 +262,19 @@ export interface ProductsArchived {
 
 /** The shop's methods, one per shop operation. */
 export interface ShopMethods {
-  /** `catalog.list`: Products ordered by sku, a page at a time. */
+  /** `catalog.list`: Products in catalog order, one entry each with its variants, a page at a time. */
   catalogList(query?: { cursor?: string; limit?: number; category?: string }, options?: CallOptions): Promise<ProductPage>;
 
   /** `catalog.count`: How many products the catalog holds, optionally in one category. */
   catalogCount(optional?: { category?: string }, options?: CallOptions): Promise<ProductCount>;
 
-  /** `catalog.get`: One product. */
+  /** `catalog.get`: One SKU (a variant): its product's fields, its price and its options. */
   catalogGet(sku: string, options?: CallOptions): Promise<Product>;
 
-  /** `catalog.search`: Products whose name and category have every word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order. */
+  /** `catalog.product`: One product with every variant of it and their stock. */
+  catalogProduct(handle: string, options?: CallOptions): Promise<ProductWithVariants>;
+
+  /** `catalog.search`: Products (one entry each, with its variants) whose name and category have every word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order. */
   catalogSearch(query: string, page?: { limit?: number }, options?: CallOptions): Promise<ProductList>;
 
   /** `inventory.check`: Units available per sku, in request order. */

@@ -8,7 +8,7 @@ import { acting, definedMembers } from './call-params.js';
 /** The shop's methods: each resolves with the result, or rejects with a typed `RPCError`. */
 export class ShopMethods extends RPCClient {
   /**
-   * `catalog.list`: Products ordered by sku, a page at a time.
+   * `catalog.list`: Products in catalog order, one entry each with its variants, a page at a time.
    * @param {object} [query] not sent when `undefined`
    * @param {string} [query.cursor] The nextCursor of the page before; absent for the first page.
    * @param {number} [query.limit] Most items to return, 1 to 200 (default 50).
@@ -45,7 +45,7 @@ export class ShopMethods extends RPCClient {
   }
 
   /**
-   * `catalog.get`: One product.
+   * `catalog.get`: One SKU (a variant): its product's fields, its price and its options.
    * @param {string} sku The product's SKU.
    * @param {import('../index.js').CallOptions} [options] the server's deadline for this method is 30000 ms
    * @returns {Promise<import('../index.js').Product>}
@@ -62,8 +62,25 @@ export class ShopMethods extends RPCClient {
   }
 
   /**
-   * `catalog.search`: Products whose name and category have every word of the query (case- and
-   * accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.
+   * `catalog.product`: One product with every variant of it and their stock.
+   * @param {string} handle The product's handle (a product without variants has its SKU as handle).
+   * @param {import('../index.js').CallOptions} [options] the server's deadline for this method is 30000 ms
+   * @returns {Promise<import('../index.js').ProductWithVariants>}
+   * @throws {NotFoundError} (rejects, 1001 `NotFound`) No such product, cart or order.
+   * @throws {ShopError} (rejects, 1007 `Interrupted`) The store stopped the work (normally answered as the
+   *   deadline or cancel that stopped it).
+   * @throws {ShopError} (rejects, 1008 `StorageError`) The store failed; nothing is said of why but in the
+   *   server's log.
+   * @throws {StoreBusyError} (rejects, 1010 `StoreBusy`) Another writer held the store too long; nothing was
+   *   changed, and the call may be made again.
+   */
+  catalogProduct(handle, options) {
+    return this.call('catalog.product', { handle }, options);
+  }
+
+  /**
+   * `catalog.search`: Products (one entry each, with its variants) whose name and category have every word of
+   * the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.
    * @param {string} query The words to find.
    * @param {object} [page] not sent when `undefined`
    * @param {number} [page.limit] Most items to return, 1 to 200 (default 50).
@@ -314,7 +331,8 @@ export class ShopMethods extends RPCClient {
    * `admin.products.upsert`: Adds or changes up to 1000 products with the catalog import's rules, all or
    * nothing; answers the import's summary.
    * @param {CatalogProduct[]} products The products, as a catalog file's rows: sku, and any of name,
-   *   description, category, priceCents, currency, stock.
+   *   description, category, priceCents or price, currency, stock, handle, brand, status, option1Name …
+   *   option3Value.
    * @param {import('../index.js').ActingCallOptions} [options] the server's deadline for this method is 30000
    *   ms; `actor` is sent as `_meta.actor`
    * @returns {Promise<import('../index.js').ImportSummary>}
@@ -332,7 +350,7 @@ export class ShopMethods extends RPCClient {
   /**
    * `admin.products.archive`: Takes products out of the catalog as an import with --replace does (their stock
    * and orders kept); all or nothing.
-   * @param {string[]} skus The SKUs of the products to archive.
+   * @param {string[]} skus The SKUs of the products to archive (a variant's SKU archives its whole product).
    * @param {import('../index.js').ActingCallOptions} [options] the server's deadline for this method is 30000
    *   ms; `actor` is sent as `_meta.actor`
    * @returns {Promise<import('../index.js').ProductsArchived>}

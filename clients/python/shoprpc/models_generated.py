@@ -5,14 +5,85 @@ extra keys."""
 
 from __future__ import annotations
 
-from typing import List, TypedDict
+from typing import Any, List, TypedDict
 
-__all__ = ["Product", "ProductPage", "ProductCount", "ProductList", "StockLevel", "InventoryLevels", "CartLine", "Cart",
-           "Order", "OrderPage", "CatalogProduct", "ImportSummary", "ProductsArchived"]
+__all__ = ["ProductOption", "VariantChoice", "CatalogItem", "ProductPage", "ProductCount", "Product", "ProductVariant",
+           "ProductWithVariants", "ProductList", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
+           "OrderPage", "CatalogProduct", "ImportSummary", "ProductsArchived"]
+
+
+class ProductOption(TypedDict):
+    """One option of a variant: its name and the variant's value."""
+
+    #: The option's name (Size).
+    name: str
+    #: The variant's value (M).
+    value: str
+
+
+class VariantChoice(TypedDict):
+    """One variant as a listing offers it."""
+
+    #: The variant's SKU (cart.add takes it).
+    sku: str
+    #: Its option values, one per option name of the product.
+    options: List[ProductOption]
+    #: Its price in the currency's minor units.
+    priceCents: int
+    #: Whether a unit is available.
+    inStock: bool
+
+
+class CatalogItem(TypedDict):
+    """One product of a listing or search: its first variant's sku and price, the product's fields, its price
+    range and its variants."""
+
+    #: The SKU of the product's first variant.
+    sku: str
+    #: The product's name.
+    name: str
+    #: What the product is; may be empty.
+    description: str
+    #: The product's category.
+    category: str
+    #: The first variant's price in the currency's minor units (cents).
+    priceCents: int
+    #: ISO 4217 code of the prices' currency.
+    currency: str
+    #: The product's handle (catalog.product).
+    handle: str
+    #: The product's brand; may be empty.
+    brand: str
+    #: The lowest price of its variants.
+    priceMinCents: int
+    #: The highest price of its variants.
+    priceMaxCents: int
+    #: Whether any variant has a unit available.
+    inStock: bool
+    #: Every variant, in catalog order; the first is sku's.
+    variants: List[VariantChoice]
+
+class _ProductPageRequired(TypedDict):
+    #: The page's products, each with its variants.
+    items: List[CatalogItem]
+
+
+class ProductPage(_ProductPageRequired, total=False):
+    """One page of products, one entry each, in catalog order."""
+
+    #: Pass as cursor for the next page; absent on the last page.
+    nextCursor: str
+
+
+class ProductCount(TypedDict):
+    """How many products a catalog query matched."""
+
+    #: The products matched (archived ones never).
+    count: int
 
 
 class Product(TypedDict):
-    """A product of the catalog."""
+    """One SKU of the catalog (a variant), with its product's fields and its options."""
 
     #: The product's stock-keeping unit, its key.
     sku: str
@@ -26,31 +97,55 @@ class Product(TypedDict):
     priceCents: int
     #: ISO 4217 code of the price's currency.
     currency: str
-
-class _ProductPageRequired(TypedDict):
-    #: The page's products.
-    items: List[Product]
-
-
-class ProductPage(_ProductPageRequired, total=False):
-    """One page of products."""
-
-    #: Pass as cursor for the next page; absent on the last page.
-    nextCursor: str
+    #: The product this SKU is a variant of (catalog.product); its SKU for a product without variants.
+    handle: str
+    #: The product's brand; may be empty.
+    brand: str
+    #: This variant's option values, one per option name of its product; empty without options.
+    options: List[ProductOption]
 
 
-class ProductCount(TypedDict):
-    """How many products a catalog query matched."""
+class ProductVariant(TypedDict):
+    """One variant of a product, with its stock."""
 
-    #: The products matched (archived ones never).
-    count: int
+    #: The variant's SKU.
+    sku: str
+    #: Its option values, one per option name of the product.
+    options: List[ProductOption]
+    #: Its price in the currency's minor units.
+    priceCents: int
+    #: Units available now.
+    available: int
+    #: available > 0.
+    inStock: bool
+
+
+class ProductWithVariants(TypedDict):
+    """A product with every variant of it and their stock."""
+
+    #: The product's handle.
+    handle: str
+    #: The product's name.
+    name: str
+    #: What the product is; may be empty.
+    description: str
+    #: The product's category.
+    category: str
+    #: The product's brand; may be empty.
+    brand: str
+    #: Its option names (0 to 3), in order.
+    optionNames: List[str]
+    #: ISO 4217 code of the prices' currency.
+    currency: str
+    #: Every variant, in catalog order.
+    variants: List[ProductVariant]
 
 
 class ProductList(TypedDict):
-    """Products, in catalog order (the order they were first added)."""
+    """Products, one entry each, in catalog order (the order they were first added)."""
 
-    #: The products.
-    items: List[Product]
+    #: The products, each with its variants.
+    items: List[CatalogItem]
 
 class _StockLevelRequired(TypedDict):
     #: The SKU.
@@ -142,8 +237,9 @@ class _CatalogProductRequired(TypedDict):
 
 
 class CatalogProduct(_CatalogProductRequired, total=False):
-    """One product as a catalog file's row: a member left out keeps the product's field (a new SKU needs name,
-    category and priceCents)."""
+    """One variant as a catalog file's row: a member left out keeps the field (a new SKU of a new product needs
+    name, category and a price: priceCents or price; a product field set on one variant is set on all of its
+    product's)."""
 
     #: The product's name, 1 to 255 characters.
     name: str
@@ -151,12 +247,35 @@ class CatalogProduct(_CatalogProductRequired, total=False):
     description: str
     #: The product's category.
     category: str
-    #: The price in the currency's minor units (cents).
+    #: The price in the currency's minor units (cents: 1999 is 19.99 USD); give this or price.
     priceCents: int
+    #: The price in the currency's major units, read exactly: a string such as "19.99" (a JSON number with
+    #: decimals is refused, since JSON numbers are binary floating point), or an integer; at most the
+    #: currency's ISO 4217 decimals (USD 2, JPY 0, KWD 3). Give this or priceCents.
+    price: Any
     #: ISO 4217 code of the price's currency.
     currency: str
     #: Units available, set absolutely.
     stock: int
+    #: The product this SKU is a variant of; rows with the same handle are one product's variants (default:
+    #: the SKU).
+    handle: str
+    #: The product's brand; may be empty.
+    brand: str
+    #: active (sold), draft or archived (both invisible to shoppers).
+    status: str
+    #: The product's first option name (Size).
+    option1Name: str
+    #: This variant's value of the first option (M).
+    option1Value: str
+    #: The product's second option name.
+    option2Name: str
+    #: This variant's value of the second option.
+    option2Value: str
+    #: The product's third option name.
+    option3Name: str
+    #: This variant's value of the third option.
+    option3Value: str
 
 
 class ImportSummary(TypedDict):

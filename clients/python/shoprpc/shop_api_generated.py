@@ -11,7 +11,8 @@ from typing import Any, Optional, Sequence, cast
 from .messages import Params, present, with_actor
 from .models import ProgressCallback
 from .models_generated import (Cart, CatalogProduct, ImportSummary, InventoryLevels, Order, OrderPage, Product,
-                               ProductCount, ProductList, ProductPage, ProductsArchived, StockLevel)
+                               ProductCount, ProductList, ProductPage, ProductWithVariants, ProductsArchived,
+                               StockLevel)
 
 __all__ = ["ShopOperations", "AsyncShopOperations"]
 
@@ -33,7 +34,7 @@ class ShopOperations:
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
     ) -> ProductPage:
-        """``catalog.list``: Products ordered by sku, a page at a time.
+        """``catalog.list``: Products in catalog order, one entry each with its variants, a page at a time.
 
         :param cursor: The nextCursor of the page before; absent for the first page. Not sent when ``None``.
         :param limit: Most items to return, 1 to 200 (default 50). Not sent when ``None``.
@@ -41,7 +42,8 @@ class ShopOperations:
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.ProductPage`: One page of products.
+        :returns: :class:`~shoprpc.models.ProductPage`: One page of products, one entry each, in catalog
+            order.
         :raises ~shoprpc.InvalidCursorError: A cursor is not one this listing issued.
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
@@ -82,13 +84,14 @@ class ShopOperations:
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
     ) -> Product:
-        """``catalog.get``: One product.
+        """``catalog.get``: One SKU (a variant): its product's fields, its price and its options.
 
         :param sku: The product's SKU.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.Product`: A product of the catalog.
+        :returns: :class:`~shoprpc.models.Product`: One SKU of the catalog (a variant), with its product's
+            fields and its options.
         :raises ~shoprpc.NotFoundError: No such product, cart or order.
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
@@ -99,6 +102,31 @@ class ShopOperations:
         params = {"sku": sku}
         return cast(Product, self.call("catalog.get", params, timeout, progress=progress))
 
+    def catalog_product(
+        self,
+        handle: str,
+        *,
+        timeout: Optional[float] = None,
+        progress: Optional[ProgressCallback] = None,
+    ) -> ProductWithVariants:
+        """``catalog.product``: One product with every variant of it and their stock.
+
+        :param handle: The product's handle (a product without variants has its SKU as handle).
+        :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
+            this method is 30000 ms.
+        :param progress: Receives each ``notifications/progress`` params object of this call.
+        :returns: :class:`~shoprpc.models.ProductWithVariants`: A product with every variant of it and their
+            stock.
+        :raises ~shoprpc.NotFoundError: No such product, cart or order.
+        :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
+            or cancel that stopped it).
+        :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
+        :raises ~shoprpc.StoreBusyError: Another writer held the store too long; nothing was changed, and the
+            call may be made again.
+        """
+        params = {"handle": handle}
+        return cast(ProductWithVariants, self.call("catalog.product", params, timeout, progress=progress))
+
     def catalog_search(
         self,
         query: str,
@@ -107,16 +135,17 @@ class ShopOperations:
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
     ) -> ProductList:
-        """``catalog.search``: Products whose name and category have every word of the query (case- and
-        accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.
+        """``catalog.search``: Products (one entry each, with its variants) whose name and category have every
+        word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in
+        catalog order.
 
         :param query: The words to find.
         :param limit: Most items to return, 1 to 200 (default 50). Not sent when ``None``.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.ProductList`: Products, in catalog order (the order they were first
-            added).
+        :returns: :class:`~shoprpc.models.ProductList`: Products, one entry each, in catalog order (the order
+            they were first added).
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
         :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
@@ -461,7 +490,7 @@ class ShopOperations:
         nothing; answers the import's summary.
 
         :param products: The products, as a catalog file's rows: sku, and any of name, description, category,
-            priceCents, currency, stock.
+            priceCents or price, currency, stock, handle, brand, status, option1Name … option3Value.
         :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
             rows.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
@@ -488,7 +517,7 @@ class ShopOperations:
         """``admin.products.archive``: Takes products out of the catalog as an import with --replace does (their
         stock and orders kept); all or nothing.
 
-        :param skus: The SKUs of the products to archive.
+        :param skus: The SKUs of the products to archive (a variant's SKU archives its whole product).
         :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
             rows.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
@@ -523,7 +552,7 @@ class AsyncShopOperations:
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
     ) -> ProductPage:
-        """``catalog.list``: Products ordered by sku, a page at a time.
+        """``catalog.list``: Products in catalog order, one entry each with its variants, a page at a time.
 
         :param cursor: The nextCursor of the page before; absent for the first page. Not sent when ``None``.
         :param limit: Most items to return, 1 to 200 (default 50). Not sent when ``None``.
@@ -531,7 +560,8 @@ class AsyncShopOperations:
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.ProductPage`: One page of products.
+        :returns: :class:`~shoprpc.models.ProductPage`: One page of products, one entry each, in catalog
+            order.
         :raises ~shoprpc.InvalidCursorError: A cursor is not one this listing issued.
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
@@ -572,13 +602,14 @@ class AsyncShopOperations:
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
     ) -> Product:
-        """``catalog.get``: One product.
+        """``catalog.get``: One SKU (a variant): its product's fields, its price and its options.
 
         :param sku: The product's SKU.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.Product`: A product of the catalog.
+        :returns: :class:`~shoprpc.models.Product`: One SKU of the catalog (a variant), with its product's
+            fields and its options.
         :raises ~shoprpc.NotFoundError: No such product, cart or order.
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
@@ -589,6 +620,31 @@ class AsyncShopOperations:
         params = {"sku": sku}
         return cast(Product, await self.call("catalog.get", params, timeout, progress=progress))
 
+    async def catalog_product(
+        self,
+        handle: str,
+        *,
+        timeout: Optional[float] = None,
+        progress: Optional[ProgressCallback] = None,
+    ) -> ProductWithVariants:
+        """``catalog.product``: One product with every variant of it and their stock.
+
+        :param handle: The product's handle (a product without variants has its SKU as handle).
+        :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
+            this method is 30000 ms.
+        :param progress: Receives each ``notifications/progress`` params object of this call.
+        :returns: :class:`~shoprpc.models.ProductWithVariants`: A product with every variant of it and their
+            stock.
+        :raises ~shoprpc.NotFoundError: No such product, cart or order.
+        :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
+            or cancel that stopped it).
+        :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
+        :raises ~shoprpc.StoreBusyError: Another writer held the store too long; nothing was changed, and the
+            call may be made again.
+        """
+        params = {"handle": handle}
+        return cast(ProductWithVariants, await self.call("catalog.product", params, timeout, progress=progress))
+
     async def catalog_search(
         self,
         query: str,
@@ -597,16 +653,17 @@ class AsyncShopOperations:
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
     ) -> ProductList:
-        """``catalog.search``: Products whose name and category have every word of the query (case- and
-        accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.
+        """``catalog.search``: Products (one entry each, with its variants) whose name and category have every
+        word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in
+        catalog order.
 
         :param query: The words to find.
         :param limit: Most items to return, 1 to 200 (default 50). Not sent when ``None``.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.ProductList`: Products, in catalog order (the order they were first
-            added).
+        :returns: :class:`~shoprpc.models.ProductList`: Products, one entry each, in catalog order (the order
+            they were first added).
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
         :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
@@ -951,7 +1008,7 @@ class AsyncShopOperations:
         nothing; answers the import's summary.
 
         :param products: The products, as a catalog file's rows: sku, and any of name, description, category,
-            priceCents, currency, stock.
+            priceCents or price, currency, stock, handle, brand, status, option1Name … option3Value.
         :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
             rows.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
@@ -978,7 +1035,7 @@ class AsyncShopOperations:
         """``admin.products.archive``: Takes products out of the catalog as an import with --replace does (their
         stock and orders kept); all or nothing.
 
-        :param skus: The SKUs of the products to archive.
+        :param skus: The SKUs of the products to archive (a variant's SKU archives its whole product).
         :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
             rows.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for

@@ -83,6 +83,8 @@ struct PostgreSQLCatalogImport {
         /// Whether rows go to `import_rows`: when they are to be written, and for a dry run of
         /// `--replace` (to count what it would archive).
         let copiesRows: Bool
+        /// Order of the product changes copied to `import_products` (the last for a handle wins).
+        var productChangeNumber: Int64 = 0
 
         init(connection: PostgreSQLConnection, options: CatalogImportOptions, stockChanges: StockChangeCause) throws {
             self.connection = connection
@@ -93,10 +95,16 @@ struct PostgreSQLCatalogImport {
             nextSeq = (try connection.query("SELECT coalesce(max(seq), 0) FROM products", []) { $0.int64(0) }.first ?? 0) + 1
             firstNewSeq = nextSeq
             copiesRows = !options.dryRun || options.replace
+            // import_rows: a variant's own changes ('u'), a level or a listing only ('k'), a
+            // product listed through a new variant of it ('l', the SKU of a variant it has).
+            // import_products: product fields set on every variant of a handle, in order `n`.
             try connection.execute("""
                 CREATE TEMPORARY TABLE import_rows (
-                    sku TEXT NOT NULL, kind TEXT NOT NULL, name TEXT, description TEXT, category TEXT,
-                    price_cents BIGINT, currency TEXT, seq BIGINT, stock BIGINT, words tsvector
+                    sku TEXT NOT NULL, kind TEXT NOT NULL, price_cents BIGINT, option_values TEXT, stock BIGINT
+                ) ON COMMIT DROP;
+                CREATE TEMPORARY TABLE import_products (
+                    n BIGINT NOT NULL, handle TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL, category TEXT NOT NULL,
+                    brand TEXT NOT NULL, status TEXT NOT NULL, option_names TEXT NOT NULL, words tsvector NOT NULL
                 ) ON COMMIT DROP;
                 CREATE TEMPORARY TABLE import_words (word TEXT NOT NULL) ON COMMIT DROP;
                 """)
@@ -123,27 +131,50 @@ struct PostgreSQLCatalogImport {
             }
             try apply(batch, &source)
             progress(CatalogImportProgress(rows: seen, bytesRead: source.bytesRead, finishing: true))
+            summary.finishWarnings(strict: options.strict, reportingTo: &source)
             if source.hasErrors { return summary }
             if options.replace { try archiveUnlisted() }
             if !options.dryRun { try write() }
             return summary
         }
 
-        /// Decides every row of `batch` and copies what is to be written into `import_rows`.
+        /// What a batch copies out, one buffer per table.
+        private struct BatchCopies {
+            var created = PostgreSQLCopyRows()
+            var createdStock = PostgreSQLCopyRows()
+            var createdLedger = PostgreSQLCopyRows()
+            var rows = PostgreSQLCopyRows()
+            var products = PostgreSQLCopyRows()
+            var words = PostgreSQLCopyRows()
+        }
+
+        /// Decides every row of `batch` and copies what is to be written into `import_rows` and
+        /// `import_products`. A product created or changed by an earlier row of the batch is
+        /// taken as that row left it (`decided`); one of an earlier batch is read back from
+        /// `products` (new variants are copied there at once; product changes wait in
+        /// `import_products`, and a later row that repeats one writes it again).
         private mutating func apply<Source: CatalogRowSource>(_ batch: [CatalogRow], _ source: inout Source) throws {
             guard let first = batch.first else { return }
             let currency = self.currency ?? CatalogRowMerge.storeCurrency(existing: nil, firstRow: first)
             self.currency = currency
             let existing = hadProducts ? try find(batch.map(\.sku)) : [:]
-            var created = PostgreSQLCopyRows()
-            var createdStock = PostgreSQLCopyRows()
-            var createdLedger = PostgreSQLCopyRows()
-            var rows = PostgreSQLCopyRows()
-            var words = PostgreSQLCopyRows()
+            let handles = batch.compactMap { existing[SKUKey($0.sku)] == nil ? $0.handle : nil }
+            let siblings = hadProducts || nextSeq > firstNewSeq ? try findFirstVariants(handles) : [:]
+            let taken = try variantsWithValues(batch, existing: existing, siblings: siblings)
+            var decided: [String: StoredProduct] = [:]
+            var copies = BatchCopies()
             for row in batch {
-                let stored = existing[SKUKey(row.sku)]
-                let outcome = CatalogRowMerge.merge(row, into: stored, currency: currency)
-                summary.count(row, outcome)
+                var stored = existing[SKUKey(row.sku)]
+                if let known = stored, let product = decided[known.product.handle] { stored = known.withProductFields(of: product) }
+                let sibling = stored == nil ? row.handle.flatMap { decided[$0] ?? siblings[$0] } : nil
+                let base = stored ?? sibling
+                let takenBy = base.flatMap { base in
+                    CatalogRowMerge.needsValuesCheck(row, existing: stored)
+                        ? taken[ValuesKey(handle: base.product.handle, values: ShopRows.optionText(row.optionValues ?? []))].flatMap { $0 == row.sku ? nil : $0 }
+                        : nil
+                }
+                let outcome = CatalogRowMerge.merge(row, into: stored, sibling: sibling, valuesTakenBy: takenBy, currency: currency)
+                summary.count(row, outcome, currency: currency)
                 if case let .rejected(errors) = outcome {
                     for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
                 }
@@ -151,46 +182,69 @@ struct PostgreSQLCatalogImport {
                 switch outcome {
                 case .rejected:
                     continue
-                case let .create(product, stock):
+                case let .create(product, status, stock, joining, productChanged):
+                    let seq = nextSeq
+                    let decision = StoredProduct(product: product, stock: stock, status: status, seq: seq, productSeq: joining ?? seq)
+                    decided[product.handle] = decision
+                    if let sibling, options.replace { appendListing(sku: sibling.product.sku, to: &copies.rows) }
                     guard !options.dryRun else { continue }
                     let productWords = SearchText.productWords(name: product.name, category: product.category)
-                    appendNew(product, seq: nextSeq, words: productWords, to: &created)
-                    createdStock.append(product.sku)
-                    createdStock.append(stock)
-                    createdStock.endRow()
-                    if stock != 0 { appendLedgerRow(sku: product.sku, delta: stock, after: stock, to: &createdLedger) }
+                    appendNew(decision, words: joining == nil ? productWords : [], to: &copies.created)
+                    copies.createdStock.append(product.sku)
+                    copies.createdStock.append(stock)
+                    copies.createdStock.endRow()
+                    if stock != 0 { appendLedgerRow(sku: product.sku, delta: stock, after: stock, to: &copies.createdLedger) }
                     nextSeq += 1
-                    addWords(productWords, to: &words)
-                case let .update(product, stock):
-                    let productWords = SearchText.productWords(name: product.name, category: product.category)
-                    append(product, kind: "u", seq: stored?.seq ?? 0, stock: stock, words: productWords, to: &rows)
-                    addWords(productWords, to: &words)
+                    if joining == nil {
+                        addWords(productWords, to: &copies.words)
+                    } else if productChanged {
+                        appendProductChange(decision, to: &copies)
+                    }
+                case let .update(product, status, stock, productChanged):
+                    guard let stored else { continue }
+                    copies.rows.append(row.sku)
+                    copies.rows.append("u")
+                    copies.rows.append(product.priceCents)
+                    copies.rows.append(ShopRows.optionText(product.options.map(\.value)))
+                    copies.rows.append(stock)
+                    copies.rows.endRow()
+                    if productChanged {
+                        let decision = StoredProduct(product: product, stock: stored.stock, status: status, seq: stored.seq, productSeq: stored.productSeq)
+                        decided[product.handle] = decision
+                        appendProductChange(decision, to: &copies)
+                    }
                 case let .keep(stock):
                     guard stock != nil || options.replace else { continue }
-                    rows.append(row.sku)
-                    rows.append("k")
-                    for _ in 0..<6 { rows.append(nil as String?) }
-                    rows.append(stock)
-                    rows.append(nil as String?)
-                    rows.endRow()
+                    copies.rows.append(row.sku)
+                    copies.rows.append("k")
+                    copies.rows.append(nil as Int?)
+                    copies.rows.append(nil as String?)
+                    copies.rows.append(stock)
+                    copies.rows.endRow()
                 }
             }
-            if !created.isEmpty {
+            if !copies.created.isEmpty {
                 try connection.copyIn(
-                    "COPY products (sku, name, description, category, price_cents, currency, seq, words) FROM STDIN", data: created.bytes)
-                try connection.copyIn("COPY stock (sku, available) FROM STDIN", data: createdStock.bytes)
+                    """
+                    COPY products (sku, name, description, category, price_cents, currency, seq, words, handle, product_seq, brand, status,
+                                   archived, option_names, option_values) FROM STDIN
+                    """, data: copies.created.bytes)
+                try connection.copyIn("COPY stock (sku, available) FROM STDIN", data: copies.createdStock.bytes)
             }
-            if !createdLedger.isEmpty {
+            if !copies.createdLedger.isEmpty {
                 try connection.copyIn(
-                    "COPY stock_ledger (at, sku, delta, available_after, reason, source, actor) FROM STDIN", data: createdLedger.bytes)
+                    "COPY stock_ledger (at, sku, delta, available_after, reason, source, actor) FROM STDIN", data: copies.createdLedger.bytes)
             }
-            if !rows.isEmpty {
+            if !copies.rows.isEmpty {
+                try connection.copyIn("COPY import_rows (sku, kind, price_cents, option_values, stock) FROM STDIN", data: copies.rows.bytes)
+            }
+            if !copies.products.isEmpty {
                 try connection.copyIn(
-                    "COPY import_rows (sku, kind, name, description, category, price_cents, currency, seq, stock, words) FROM STDIN",
-                    data: rows.bytes)
+                    "COPY import_products (n, handle, name, description, category, brand, status, option_names, words) FROM STDIN",
+                    data: copies.products.bytes)
             }
-            if !words.isEmpty {
-                try connection.copyIn("COPY import_words (word) FROM STDIN", data: words.bytes)
+            if !copies.words.isEmpty {
+                try connection.copyIn("COPY import_words (word) FROM STDIN", data: copies.words.bytes)
             }
         }
 
@@ -206,31 +260,54 @@ struct PostgreSQLCatalogImport {
             rows.endRow()
         }
 
-        /// A new product, as a row of `products`.
-        private func appendNew(_ product: Product, seq: Int64, words: [String], to rows: inout PostgreSQLCopyRows) {
-            rows.append(product.sku)
-            rows.append(product.name)
-            rows.append(product.description)
-            rows.append(product.category)
-            rows.append(product.priceCents)
-            rows.append(product.currency)
-            rows.append(seq)
-            rows.append(PostgreSQLWords.tsvector(words))
+        /// A row of `import_rows` that only says the product of `sku` is listed (`--replace`).
+        private func appendListing(sku: String, to rows: inout PostgreSQLCopyRows) {
+            rows.append(sku)
+            rows.append("l")
+            rows.append(nil as Int?)
+            rows.append(nil as String?)
+            rows.append(nil as Int?)
             rows.endRow()
         }
 
-        private func append(_ product: Product, kind: String, seq: Int64, stock: Int?, words: [String], to rows: inout PostgreSQLCopyRows) {
+        /// A new variant, as a row of `products`; `words` are its product's for a first variant, else empty.
+        private func appendNew(_ variant: StoredProduct, words: [String], to rows: inout PostgreSQLCopyRows) {
+            let product = variant.product
             rows.append(product.sku)
-            rows.append(kind)
             rows.append(product.name)
             rows.append(product.description)
             rows.append(product.category)
             rows.append(product.priceCents)
             rows.append(product.currency)
-            rows.append(seq)
-            rows.append(stock)
+            rows.append(variant.seq)
             rows.append(PostgreSQLWords.tsvector(words))
+            rows.append(product.handle)
+            rows.append(variant.productSeq)
+            rows.append(product.brand)
+            rows.append(variant.status.rawValue)
+            rows.append(variant.archived ? "t" : "f")
+            rows.append(ShopRows.optionText(product.options.map(\.name)))
+            rows.append(ShopRows.optionText(product.options.map(\.value)))
             rows.endRow()
+        }
+
+        /// The product fields of `decision` for every variant of its handle, as a row of
+        /// `import_products`, and its words to the vocabulary.
+        private mutating func appendProductChange(_ decision: StoredProduct, to copies: inout BatchCopies) {
+            let product = decision.product
+            let productWords = SearchText.productWords(name: product.name, category: product.category)
+            productChangeNumber += 1
+            copies.products.append(Int(productChangeNumber))
+            copies.products.append(product.handle)
+            copies.products.append(product.name)
+            copies.products.append(product.description)
+            copies.products.append(product.category)
+            copies.products.append(product.brand)
+            copies.products.append(decision.status.rawValue)
+            copies.products.append(ShopRows.optionText(product.options.map(\.name)))
+            copies.products.append(PostgreSQLWords.tsvector(productWords))
+            copies.products.endRow()
+            addWords(productWords, to: &copies.words)
         }
 
         /// Adds `productWords` to the vocabulary; a full batch of new words is copied out.
@@ -243,32 +320,77 @@ struct PostgreSQLCatalogImport {
             }
         }
 
-        /// The products the store has under `skus`, archived or not, by SKU.
+        /// The variants the store has under `skus`, whatever their status, by SKU.
         private func find(_ skus: [String]) throws -> [SKUKey: StoredProduct] {
             let rows = try connection.query(
-                """
-                SELECT p.sku, p.name, p.description, p.category, p.price_cents, p.currency, p.archived, p.seq, coalesce(s.available, 0)
-                FROM products p LEFT JOIN stock s ON s.sku = p.sku WHERE p.sku = ANY($1::text[])
-                """,
-                [PostgreSQLTextArray(skus)]
-            ) { row in
-                StoredProduct(
-                    product: ShopRows.product(row), stock: row.int(8), archived: row.raw(6) == "t", seq: row.int64(7))
-            }
+                "SELECT \(ShopRows.storedProductColumns) FROM products p LEFT JOIN stock s ON s.sku = p.sku WHERE p.sku = ANY($1::text[])",
+                [PostgreSQLTextArray(skus)], row: ShopRows.storedProduct
+            )
             var found: [SKUKey: StoredProduct] = [:]
             for product in rows { found[SKUKey(product.product.sku)] = product }
             return found
         }
 
-        /// `--replace`: archives (a dry run: counts) every product in the catalog before this
-        /// import that the file did not list.
+        /// The variants the store has (by handle and option values: their SKU) with the option
+        /// values a row of `batch` gives for a product the store has, in one query.
+        private func variantsWithValues(_ batch: [CatalogRow], existing: [SKUKey: StoredProduct],
+                                        siblings: [String: StoredProduct]) throws -> [ValuesKey: String] {
+            var handles: [String] = []
+            var values: [String] = []
+            for row in batch {
+                let stored = existing[SKUKey(row.sku)]
+                guard let base = stored ?? row.handle.flatMap({ siblings[$0] }), CatalogRowMerge.needsValuesCheck(row, existing: stored) else { continue }
+                handles.append(base.product.handle)
+                values.append(ShopRows.optionText(row.optionValues ?? []))
+            }
+            guard !handles.isEmpty else { return [:] }
+            let rows = try connection.query(
+                """
+                SELECT p.handle, p.option_values, p.sku FROM products p
+                JOIN unnest($1::text[], $2::text[]) AS w (handle, option_values) ON p.handle = w.handle AND p.option_values = w.option_values
+                """,
+                [PostgreSQLTextArray(handles), PostgreSQLTextArray(values)]
+            ) { (key: ValuesKey(handle: $0.text(0), values: $0.text(1)), sku: $0.text(2)) }
+            var found: [ValuesKey: String] = [:]
+            for row in rows { found[row.key] = row.sku }
+            return found
+        }
+
+        /// The first variant of each product of `handles` the store has, by handle.
+        private func findFirstVariants(_ handles: [String]) throws -> [String: StoredProduct] {
+            guard !handles.isEmpty else { return [:] }
+            let rows = try connection.query(
+                """
+                SELECT DISTINCT ON (p.handle) \(ShopRows.storedProductColumns) FROM products p LEFT JOIN stock s ON s.sku = p.sku
+                WHERE p.handle = ANY($1::text[]) ORDER BY p.handle, p.seq
+                """,
+                [PostgreSQLTextArray(handles)], row: ShopRows.storedProduct
+            )
+            var found: [String: StoredProduct] = [:]
+            for product in rows { found[product.product.handle] = product }
+            return found
+        }
+
+        /// `--replace`: archives (a dry run: counts) every product of the store before this
+        /// import, not archived yet, none of whose variants the file lists (in `import_rows`, or
+        /// a variant this import added to it).
         private mutating func archiveUnlisted() throws {
             try connection.execute("ANALYZE import_rows")
-            let unlisted = "NOT p.archived AND p.seq < $1 AND NOT EXISTS (SELECT 1 FROM import_rows r WHERE r.sku = p.sku)"
+            let unlisted = """
+                SELECT l.handle FROM products l
+                WHERE l.seq = l.product_seq AND l.seq < $1 AND l.status <> 'archived' AND NOT EXISTS (
+                    SELECT 1 FROM products v WHERE v.handle = l.handle
+                    AND (v.seq >= $1 OR EXISTS (SELECT 1 FROM import_rows r WHERE r.sku = v.sku)))
+                """
             if options.dryRun {
-                summary.archived = try connection.query("SELECT count(*) FROM products p WHERE \(unlisted)", [firstNewSeq]) { $0.int(0) }.first ?? 0
+                summary.archived = try connection.query("SELECT count(*) FROM (\(unlisted)) u", [firstNewSeq]) { $0.int(0) }.first ?? 0
             } else {
-                summary.archived = try connection.run("UPDATE products p SET archived = true WHERE \(unlisted)", [firstNewSeq])
+                summary.archived = try connection.query(
+                    """
+                    WITH unlisted AS (\(unlisted)), archived AS (
+                        UPDATE products p SET archived = true, status = 'archived' FROM unlisted u WHERE p.handle = u.handle RETURNING 1
+                    ) SELECT count(*) FROM unlisted
+                    """, [firstNewSeq]) { $0.int(0) }.first ?? 0
             }
         }
 
@@ -294,7 +416,8 @@ struct PostgreSQLCatalogImport {
             )
         }
 
-        /// Applies `import_rows` and the new words to the store.
+        /// Applies `import_rows`, `import_products` (the last change of each handle, to every
+        /// variant of it; words on its first variant only) and the new words to the store.
         private mutating func write() throws {
             var words = PostgreSQLCopyRows()
             vocabulary.finish { rest in
@@ -308,9 +431,12 @@ struct PostgreSQLCatalogImport {
             }
             if !options.replace { try connection.execute("ANALYZE import_rows") }
             try connection.execute("""
-                UPDATE products p SET name = r.name, description = r.description, category = r.category,
-                        price_cents = r.price_cents, archived = false, words = r.words
+                UPDATE products p SET price_cents = r.price_cents, option_values = r.option_values
                     FROM import_rows r WHERE r.kind = 'u' AND p.sku = r.sku;
+                UPDATE products p SET name = c.name, description = c.description, category = c.category, brand = c.brand,
+                        status = c.status, archived = c.status <> 'active', option_names = c.option_names,
+                        words = CASE WHEN p.seq = p.product_seq THEN c.words ELSE ''::tsvector END
+                    FROM (SELECT DISTINCT ON (handle) * FROM import_products ORDER BY handle, n DESC) c WHERE p.handle = c.handle;
                 INSERT INTO stock (sku, available) SELECT sku, 0 FROM import_rows WHERE stock IS NOT NULL
                     ON CONFLICT (sku) DO NOTHING;
                 INSERT INTO search_vocabulary (word) SELECT DISTINCT word FROM import_words ON CONFLICT DO NOTHING;
@@ -318,6 +444,12 @@ struct PostgreSQLCatalogImport {
                 """)
             try setStockWithLedgerRows()
         }
+    }
+
+    /// A product's handle and a variant's stored option values (`ShopRows.optionText`).
+    private struct ValuesKey: Hashable {
+        let handle: String
+        let values: String
     }
 
     /// A SKU compared byte for byte, as the database and the file reader compare them (Swift's

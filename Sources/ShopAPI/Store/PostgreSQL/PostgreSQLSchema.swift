@@ -33,6 +33,8 @@ enum PostgreSQLSchema {
         },
         // Customers: keys of no customer that hold a U+001F move behind one (CustomerKey).
         Migration(version: 7) { connection, _ in try connection.execute(keysOfNoCustomer) },
+        // Products with variants: a row is a variant; its product's fields, handle and status beside it.
+        Migration(version: 8) { connection, _ in try connection.execute(productsWithVariants) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -229,5 +231,23 @@ enum PostgreSQLSchema {
         UPDATE cart_lines SET cart_id = chr(31) || cart_id WHERE strpos(cart_id, chr(31)) > 0;
         UPDATE orders SET cart_id = chr(31) || cart_id WHERE strpos(cart_id, chr(31)) > 0;
         UPDATE orders SET idempotency_key = chr(31) || idempotency_key WHERE strpos(idempotency_key, chr(31)) > 0;
+        """
+
+    // MARK: - Version 8: products with variants
+
+    /// The same as SQLite's version 6 (`SQLiteSchema`): a row is a variant, with its product's
+    /// `handle`, `product_seq` (its first variant's `seq`, the product's place), fields, `brand`,
+    /// `status` and `option_names`, written to every variant of the product together; `archived`
+    /// is true when the status is not active. Only a product's first variant has `words` (the
+    /// others' are empty), so search finds each product once.
+    private static let productsWithVariants = """
+        ALTER TABLE products ADD COLUMN handle TEXT, ADD COLUMN product_seq BIGINT,
+            ADD COLUMN brand TEXT NOT NULL DEFAULT '', ADD COLUMN status TEXT NOT NULL DEFAULT 'active',
+            ADD COLUMN option_names TEXT NOT NULL DEFAULT '', ADD COLUMN option_values TEXT NOT NULL DEFAULT '';
+        UPDATE products SET handle = sku, product_seq = seq, status = CASE WHEN archived THEN 'archived' ELSE 'active' END;
+        ALTER TABLE products ALTER COLUMN handle SET NOT NULL, ALTER COLUMN product_seq SET NOT NULL;
+        CREATE INDEX products_by_handle ON products (handle, seq);
+        DROP INDEX products_live_by_category;
+        CREATE INDEX products_live_by_category ON products (category, seq) WHERE NOT archived AND seq = product_seq;
         """
 }

@@ -217,13 +217,16 @@ final class PostgreSQLShopStore: ShopStore {
         }
     }
 
-    func exportProducts(_ body: (Product, Int) throws -> Void) throws {
+    func exportProducts(_ body: (Product, ProductStatus, Int) throws -> Void) throws {
         try onExportCursor(
             """
-            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p LEFT JOIN stock s ON s.sku = p.sku
-            WHERE NOT p.archived ORDER BY p.sku COLLATE "C"
+            SELECT \(ShopRows.storedProductColumns) FROM products p LEFT JOIN stock s ON s.sku = p.sku
+            WHERE p.status <> 'archived' ORDER BY p.product_seq, p.seq
             """
-        ) { row in try body(ShopRows.product(row), row.int(6)) }
+        ) { row in
+            let stored = ShopRows.storedProduct(row)
+            try body(stored.product, stored.status, stored.stock)
+        }
     }
 
     func exportOrders(since: String?, _ body: (Order) throws -> Void) throws {

@@ -13,34 +13,72 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
 
     // MARK: - Products and stock
 
-    func products(afterSku: String?, category: String?, limit: Int) throws -> [Product] {
+    /// The first variants of live products (`seq = product_seq`, not archived): by category
+    /// through the partial index that holds exactly those, else along `seq`'s index.
+    func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, product: Product)] {
+        let row = { (row: PostgreSQLRow) in (seq: row.int64(0), product: ShopRows.product(ShopRows.Offset(row, by: 1))) }
         if let category {
             return try query(
-                "SELECT \(ShopRows.productColumns) FROM products p WHERE NOT p.archived AND p.category = $1 AND p.sku > $2 ORDER BY p.sku LIMIT $3",
-                [category, afterSku ?? "", limit], row: ShopRows.product
+                """
+                SELECT p.seq, \(ShopRows.productColumns) FROM products p
+                WHERE NOT p.archived AND p.seq = p.product_seq AND p.category = $1 AND p.seq > $2 ORDER BY p.seq LIMIT $3
+                """,
+                [category, afterSeq ?? .min, limit], row: row
             )
         }
         return try query(
-            "SELECT \(ShopRows.productColumns) FROM products p WHERE NOT p.archived AND p.sku > $1 ORDER BY p.sku LIMIT $2",
-            [afterSku ?? "", limit], row: ShopRows.product
+            """
+            SELECT p.seq, \(ShopRows.productColumns) FROM products p
+            WHERE NOT p.archived AND p.seq = p.product_seq AND p.seq > $1 ORDER BY p.seq LIMIT $2
+            """,
+            [afterSeq ?? .min, limit], row: row
         )
     }
 
     func productCount(category: String?) throws -> Int {
         if let category {
-            return try query("SELECT count(*) FROM products WHERE NOT archived AND category = $1", [category]) { $0.int(0) }.first ?? 0
+            return try query("SELECT count(*) FROM products WHERE NOT archived AND seq = product_seq AND category = $1", [category]) {
+                $0.int(0)
+            }.first ?? 0
         }
-        return try query("SELECT count(*) FROM products WHERE NOT archived", []) { $0.int(0) }.first ?? 0
+        return try query("SELECT count(*) FROM products WHERE NOT archived AND seq = product_seq", []) { $0.int(0) }.first ?? 0
     }
 
     func product(sku: String) throws -> Product? {
         try query("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = $1 AND NOT p.archived", [sku], row: ShopRows.product).first
     }
 
+    func variantChoices(handles: [String]) throws -> [String: [VariantChoice]] {
+        guard !handles.isEmpty else { return [:] }
+        let rows = try query(
+            """
+            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p LEFT JOIN stock s ON s.sku = p.sku
+            WHERE p.handle = ANY($1::text[]) AND NOT p.archived ORDER BY p.handle, p.seq
+            """,
+            [PostgreSQLTextArray(handles)], row: ShopRows.variantChoice
+        )
+        var byHandle: [String: [VariantChoice]] = [:]
+        for (handle, choice) in rows { byHandle[handle, default: []].append(choice) }
+        return byHandle
+    }
+
+    func productVariants(handle: String) throws -> [(product: Product, available: Int)] {
+        try query(
+            """
+            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p LEFT JOIN stock s ON s.sku = p.sku
+            WHERE p.handle = $1 AND NOT p.archived ORDER BY p.seq
+            """,
+            [handle]
+        ) { row in (product: ShopRows.product(row), available: row.int(ShopRows.productColumnCount)) }
+    }
+
     /// A search in catalog order, in at most three steps, each bounded, so its cost does not hang
     /// on the planner's guess of how many products have the words (for a word it has no
     /// statistics of, it assumes a fixed share, and a prefix standing for 64 rare words looks
     /// common to it):
+    ///
+    /// Only a product's first variant has words (`PostgreSQLSchema`, version 8), so each product
+    /// is found once.
     ///
     /// 1. the first products in catalog order (`seq`'s index), at most
     ///    `searchLimits.rowsToCheck(words:)` of them (fewer the more words the query has: each row
@@ -57,11 +95,11 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         let first = try query(
             """
             SELECT \(ShopRows.productColumns), p.seq FROM (
-                SELECT * FROM products WHERE NOT archived ORDER BY seq LIMIT $3
+                SELECT * FROM products WHERE NOT archived AND seq = product_seq ORDER BY seq LIMIT $3
             ) p WHERE p.words @@ $1::tsquery ORDER BY p.seq LIMIT $2
             """,
             [tsquery, limit, rowsToCheck], prepared: false
-        ) { row in (ShopRows.product(row), row.int64(6)) }
+        ) { row in (ShopRows.product(row), row.int64(ShopRows.productColumnCount)) }
         if first.count == limit { return first.map(\.0) }
 
         try plannerSettings(["enable_seqscan": "off", "enable_indexscan": "off"])
@@ -177,10 +215,16 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
 
     // MARK: - Products
 
-    /// As `import --replace` archives (`PostgreSQLCatalogImport`): the flag, which takes the
-    /// product out of the word index too (its index covers the products not archived).
+    /// As `import --replace` archives (`PostgreSQLCatalogImport`): the status and flag of every
+    /// variant of the product, which takes it out of the word index too (its index covers the
+    /// products not archived).
     func archiveProduct(sku: String) throws -> ProductArchiving {
-        if try run("UPDATE products SET archived = true WHERE sku = $1 AND NOT archived", [sku]) == 1 { return .archived }
+        let changed = try run(
+            """
+            UPDATE products SET archived = true, status = 'archived'
+            WHERE handle = (SELECT handle FROM products WHERE sku = $1) AND status <> 'archived'
+            """, [sku])
+        if changed > 0 { return .archived }
         return try query("SELECT 1 FROM products WHERE sku = $1", [sku]) { _ in () }.isEmpty ? .unknown : .alreadyArchived
     }
 

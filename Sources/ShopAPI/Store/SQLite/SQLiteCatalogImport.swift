@@ -76,11 +76,13 @@ struct SQLiteCatalogImport {
         /// The catalog position the next new product gets; those from here on are this import's.
         var nextSeq: Int64
         let firstNewSeq: Int64
-        /// Existing products the file lists (for `--replace`).
+        /// Existing products the file lists, by their first variant's seq (for `--replace`).
         var listed = SeqBitSet()
         var vocabulary = SearchVocabularyBuffer()
         var summary = CatalogImportSummary()
         let lookUp: SQLiteStatement
+        let lookUpHandle: SQLiteStatement
+        let lookUpValues: SQLiteStatement
 
         init(connection: SQLiteConnection, searchMode: SQLiteSearchMode, options: CatalogImportOptions, stockChanges: StockChangeCause) throws {
             self.connection = connection
@@ -91,10 +93,14 @@ struct SQLiteCatalogImport {
             hadProducts = currency != nil
             nextSeq = (try connection.query("SELECT coalesce(max(seq), 0) FROM products", []) { $0.int64(0) }.first ?? 0) + 1
             firstNewSeq = nextSeq
-            lookUp = try connection.prepare("""
-                SELECT p.name, p.description, p.category, p.price_cents, p.currency, p.archived, p.seq, coalesce(s.available, 0)
-                FROM products p LEFT JOIN stock s ON s.sku = p.sku WHERE p.sku = ?1
+            lookUp = try connection.prepare(
+                "SELECT \(ShopRows.storedProductColumns) FROM products p LEFT JOIN stock s ON s.sku = p.sku WHERE p.sku = ?1")
+            lookUpHandle = try connection.prepare("""
+                SELECT \(ShopRows.storedProductColumns) FROM products p INDEXED BY products_by_handle LEFT JOIN stock s ON s.sku = p.sku
+                WHERE p.handle = ?1 ORDER BY p.seq LIMIT 1
                 """)
+            lookUpValues = try connection.prepare(
+                "SELECT sku FROM products INDEXED BY products_by_handle WHERE handle = ?1 AND option_values = ?2 AND sku <> ?3 LIMIT 1")
         }
 
         /// Reads every row, applying each while the file has no error; then, for `--replace`,
@@ -113,86 +119,130 @@ struct SQLiteCatalogImport {
                 }
                 let currency = self.currency ?? CatalogRowMerge.storeCurrency(existing: nil, firstRow: row)
                 self.currency = currency
-                let existing = hadProducts ? try find(row.sku) : nil
-                if let existing { listed.insert(existing.seq) }
-                let outcome = CatalogRowMerge.merge(row, into: existing, currency: currency)
-                summary.count(row, outcome)
+                let existing = hadProducts ? try find(row.sku, with: lookUp) : nil
+                // A new SKU with a handle may be a new variant of a product the store had, or of
+                // one this import created.
+                var sibling: StoredProduct?
+                if existing == nil, let handle = row.handle, hadProducts || nextSeq > firstNewSeq {
+                    sibling = try find(handle, with: lookUpHandle)
+                }
+                if let known = existing ?? sibling { listed.insert(known.productSeq) }
+                let takenBy = try (existing ?? sibling).flatMap { base in
+                    CatalogRowMerge.needsValuesCheck(row, existing: existing)
+                        ? try variant(of: base.product.handle, withValues: row.optionValues ?? [], other: row.sku) : nil
+                }
+                let outcome = CatalogRowMerge.merge(row, into: existing, sibling: sibling, valuesTakenBy: takenBy, currency: currency)
+                summary.count(row, outcome, currency: currency)
                 if case let .rejected(errors) = outcome {
                     for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
                 }
                 if source.hasErrors { writes = nil }
-                if writes != nil { try apply(outcome, to: existing, with: &writes!) }
+                if writes != nil { try apply(outcome, to: existing ?? sibling, with: &writes!) }
             }
             progress(CatalogImportProgress(rows: seen, bytesRead: source.bytesRead, finishing: true))
+            summary.finishWarnings(strict: options.strict, reportingTo: &source)
             if source.hasErrors { return summary }
             if options.replace { try archiveUnlisted(with: &writes) }
             if writes != nil { try vocabulary.finish { try writes!.addWords($0) } }
             return summary
         }
 
-        /// The product the store has under `sku`, archived or not.
-        private func find(_ sku: String) throws -> StoredProduct? {
-            try lookUp.bind(sku, at: 1)
-            defer { lookUp.reset() }
-            guard try lookUp.step() else { return nil }
-            let product = Product(sku: sku, name: lookUp.text(0), description: lookUp.text(1), category: lookUp.text(2),
-                                  priceCents: lookUp.int(3), currency: lookUp.text(4))
-            return StoredProduct(product: product, stock: lookUp.int(7), archived: lookUp.int(5) != 0, seq: lookUp.int64(6))
+        /// The variant `statement` finds for `key` (a SKU, or a handle's first variant), whatever its status.
+        private func find(_ key: String, with statement: SQLiteStatement) throws -> StoredProduct? {
+            try statement.bind(key, at: 1)
+            defer { statement.reset() }
+            guard try statement.step() else { return nil }
+            return ShopRows.storedProduct(statement)
         }
 
-        private mutating func apply(_ outcome: CatalogRowMerge.Outcome, to existing: StoredProduct?, with writes: inout Writes) throws {
+        /// The SKU of a variant of `handle`, other than `other`, whose option values are `values`.
+        private func variant(of handle: String, withValues values: [String], other: String) throws -> String? {
+            try lookUpValues.bind(handle, at: 1)
+            try lookUpValues.bind(ShopRows.optionText(values), at: 2)
+            try lookUpValues.bind(other, at: 3)
+            defer { lookUpValues.reset() }
+            return try lookUpValues.step() ? lookUpValues.text(0) : nil
+        }
+
+        /// Writes `outcome`; `stored` is the row's variant, or for a new variant of a stored
+        /// product, a variant of that product.
+        private mutating func apply(_ outcome: CatalogRowMerge.Outcome, to stored: StoredProduct?, with writes: inout Writes) throws {
             switch outcome {
             case .rejected:
                 return
-            case let .create(product, stock):
+            case let .create(product, status, stock, joining, productChanged):
                 let seq = nextSeq
                 nextSeq += 1
-                try writes.insert(product, seq: seq, stock: stock)
+                try writes.insert(product, status: status, seq: seq, productSeq: joining ?? seq, stock: stock)
                 try writes.recordStockChange(sku: product.sku, from: 0, to: stock)
-                let words = SearchText.productWords(name: product.name, category: product.category)
-                try writes.index(seq: seq, document: words.joined(separator: " "))
-                try vocabulary.add(words) { try writes.addWords($0) }
-            case let .update(product, stock):
-                guard let existing else { return }
-                try writes.update(product, from: existing)
+                if joining == nil {
+                    if status == .active { try index(product, seq: seq, with: &writes) }
+                } else if productChanged, let stored {
+                    try changeProduct(to: product, status: status, from: stored, with: &writes)
+                }
+            case let .update(product, status, stock, productChanged):
+                guard let existing = stored else { return }
+                try writes.updateVariant(product, from: existing.product)
                 if let stock {
                     try writes.setStock(sku: product.sku, stock)
                     try writes.recordStockChange(sku: product.sku, from: existing.stock, to: stock)
                 }
-                let old = existing.product
-                let words = SearchText.productWords(name: product.name, category: product.category)
-                let oldWords = SearchText.productWords(name: old.name, category: old.category)
-                guard existing.archived || words != oldWords else { return }
-                if !existing.archived { try writes.unindex(seq: existing.seq, document: oldWords.joined(separator: " ")) }
-                try writes.index(seq: existing.seq, document: words.joined(separator: " "))
-                try vocabulary.add(words) { try writes.addWords($0) }
+                if productChanged { try changeProduct(to: product, status: status, from: existing, with: &writes) }
             case let .keep(stock):
-                if let existing, let stock {
+                if let existing = stored, let stock {
                     try writes.setStock(sku: existing.product.sku, stock)
                     try writes.recordStockChange(sku: existing.product.sku, from: existing.stock, to: stock)
                 }
             }
         }
 
-        /// `--replace`: archives (a dry run: counts) every product in the catalog before this
-        /// import that the file did not list, reading them a batch at a time in catalog order.
+        /// Sets the product fields and status of every variant of `stored`'s product to those of
+        /// `product`, and its first variant's words in the search index to match.
+        private mutating func changeProduct(to product: Product, status: ProductStatus, from stored: StoredProduct, with writes: inout Writes) throws {
+            try writes.updateProduct(product, status: status, from: stored)
+            let old = stored.product
+            let words = SearchText.productWords(name: product.name, category: product.category)
+            let oldWords = SearchText.productWords(name: old.name, category: old.category)
+            let wasLive = stored.status == .active
+            let isLive = status == .active
+            if wasLive && (!isLive || words != oldWords) {
+                try writes.unindex(seq: stored.productSeq, document: oldWords.joined(separator: " "))
+            }
+            if isLive && (!wasLive || words != oldWords) {
+                try writes.index(seq: stored.productSeq, document: words.joined(separator: " "))
+                try vocabulary.add(words) { try writes.addWords($0) }
+            }
+        }
+
+        /// Puts a new product's words in the search index (its first variant at `seq`).
+        private mutating func index(_ product: Product, seq: Int64, with writes: inout Writes) throws {
+            let words = SearchText.productWords(name: product.name, category: product.category)
+            try writes.index(seq: seq, document: words.joined(separator: " "))
+            try vocabulary.add(words) { try writes.addWords($0) }
+        }
+
+        /// `--replace`: archives (a dry run: counts) every product of the store before this import,
+        /// not archived yet (active or a draft), none of whose variants the file lists, reading
+        /// their first variants a batch at a time in catalog order.
         private mutating func archiveUnlisted(with writes: inout Writes?) throws {
             var afterSeq: Int64 = .min
             while true {
                 let batch = try connection.query(
                     """
-                    SELECT seq, sku, name, category FROM products INDEXED BY products_by_seq
-                    WHERE seq > ?1 AND seq < ?2 AND archived = 0 ORDER BY seq LIMIT ?3
+                    SELECT seq, handle, name, category, status FROM products INDEXED BY products_by_seq
+                    WHERE seq > ?1 AND seq < ?2 AND seq = product_seq AND status <> 'archived' ORDER BY seq LIMIT ?3
                     """,
                     [afterSeq, firstNewSeq, Self.archiveBatchSize]
-                ) { (seq: $0.int64(0), sku: $0.text(1), name: $0.text(2), category: $0.text(3)) }
+                ) { (seq: $0.int64(0), handle: $0.text(1), name: $0.text(2), category: $0.text(3), live: $0.text(4) == ProductStatus.active.rawValue) }
                 guard let last = batch.last else { return }
                 afterSeq = last.seq
                 for product in batch where !listed.contains(product.seq) {
                     summary.archived += 1
                     guard writes != nil else { continue }
-                    try writes!.archive(sku: product.sku)
-                    try writes!.unindex(seq: product.seq, document: SearchText.productDocument(name: product.name, category: product.category))
+                    try writes!.archive(handle: product.handle)
+                    if product.live {
+                        try writes!.unindex(seq: product.seq, document: SearchText.productDocument(name: product.name, category: product.category))
+                    }
                 }
             }
         }
@@ -207,8 +257,9 @@ struct SQLiteCatalogImport {
         let stockChanges: StockChangeCause
         let appendLedgerRow: SQLiteStatement
         let insertProduct: SQLiteStatement
-        /// UPDATEs of products by the columns they set (`update(_:from:)`), prepared when first needed.
+        /// UPDATEs of a product's variants by the columns they set (`updateProduct`), prepared when first needed.
         var updateProducts: [Int: SQLiteStatement] = [:]
+        let updateVariantRow: SQLiteStatement
         let setStockLevel: SQLiteStatement
         let archiveProduct: SQLiteStatement
         let addWord: SQLiteStatement
@@ -223,11 +274,15 @@ struct SQLiteCatalogImport {
                 INSERT INTO stock_ledger (at, sku, delta, available_after, reason, order_id, source, actor)
                 VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6, ?7)
                 """)
-            insertProduct = try connection.prepare(
-                "INSERT INTO products (sku, name, description, category, price_cents, currency, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+            insertProduct = try connection.prepare("""
+                INSERT INTO products (sku, name, description, category, price_cents, currency, seq, handle, product_seq, brand, status,
+                                      archived, option_names, option_values)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                """)
+            updateVariantRow = try connection.prepare("UPDATE products SET price_cents = ?2, option_values = ?3 WHERE sku = ?1")
             setStockLevel = try connection.prepare(
                 "INSERT INTO stock (sku, available) VALUES (?1, ?2) ON CONFLICT (sku) DO UPDATE SET available = excluded.available")
-            archiveProduct = try connection.prepare("UPDATE products SET archived = 1 WHERE sku = ?1")
+            archiveProduct = try connection.prepare("UPDATE products SET archived = 1, status = 'archived' WHERE handle = ?1")
             addWord = try connection.prepare("INSERT OR IGNORE INTO search_vocabulary (word) VALUES (?1)")
             if searchMode == .fullText {
                 indexWords = try connection.prepare("INSERT INTO product_words (rowid, words) VALUES (?1, ?2)")
@@ -238,7 +293,7 @@ struct SQLiteCatalogImport {
             }
         }
 
-        func insert(_ product: Product, seq: Int64, stock: Int) throws {
+        func insert(_ product: Product, status: ProductStatus, seq: Int64, productSeq: Int64, stock: Int) throws {
             try insertProduct.bind(product.sku, at: 1)
             try insertProduct.bind(product.name, at: 2)
             try insertProduct.bind(product.description, at: 3)
@@ -246,32 +301,54 @@ struct SQLiteCatalogImport {
             try insertProduct.bind(product.priceCents, at: 5)
             try insertProduct.bind(product.currency, at: 6)
             try insertProduct.bind(seq, at: 7)
+            try insertProduct.bind(product.handle, at: 8)
+            try insertProduct.bind(productSeq, at: 9)
+            try insertProduct.bind(product.brand, at: 10)
+            try insertProduct.bind(status.rawValue, at: 11)
+            try insertProduct.bind(status == .active ? 0 : 1, at: 12)
+            try insertProduct.bind(ShopRows.optionText(product.options.map(\.name)), at: 13)
+            try insertProduct.bind(ShopRows.optionText(product.options.map(\.value)), at: 14)
             try insertProduct.runToEnd()
             try setStock(sku: product.sku, stock)
         }
 
-        /// Sets the columns that differ from `stored` (and brings it back from the archive), and
-        /// only those: an UPDATE that names a column rewrites every index holding it, changed or not.
-        func update(_ product: Product, from stored: StoredProduct) throws {
+        /// Sets the variant's own fields (price, option values) when they differ from `old`'s.
+        func updateVariant(_ product: Product, from old: Product) throws {
+            guard product.priceCents != old.priceCents || product.options != old.options else { return }
+            try updateVariantRow.bind(product.sku, at: 1)
+            try updateVariantRow.bind(product.priceCents, at: 2)
+            try updateVariantRow.bind(ShopRows.optionText(product.options.map(\.value)), at: 3)
+            try updateVariantRow.runToEnd()
+        }
+
+        /// Sets, on every variant of the product, the product columns that differ from `stored`'s,
+        /// and only those: an UPDATE that names a column rewrites every index holding it, changed or not.
+        func updateProduct(_ product: Product, status: ProductStatus, from stored: StoredProduct) throws {
             let old = stored.product
+            let names = ShopRows.optionText(product.options.map(\.name))
             let changes = [old.name != product.name, old.description != product.description, old.category != product.category,
-                           old.priceCents != product.priceCents, stored.archived]
+                           old.brand != product.brand, stored.status != status, old.options.map(\.name) != product.options.map(\.name)]
             let mask = changes.enumerated().reduce(0) { $1.element ? $0 | 1 << $1.offset : $0 }
             guard mask != 0 else { return }
             let statement: SQLiteStatement
             if let prepared = updateProducts[mask] {
                 statement = prepared
             } else {
-                let assignments = ["name = ?2", "description = ?3", "category = ?4", "price_cents = ?5", "archived = 0"]
+                let assignments = ["name = ?2", "description = ?3", "category = ?4", "brand = ?5", "status = ?6, archived = ?7", "option_names = ?8"]
                     .enumerated().filter { changes[$0.offset] }.map(\.element)
-                statement = try connection.prepare("UPDATE products SET \(assignments.joined(separator: ", ")) WHERE sku = ?1")
+                statement = try connection.prepare("UPDATE products SET \(assignments.joined(separator: ", ")) WHERE handle = ?1")
                 updateProducts[mask] = statement
             }
-            try statement.bind(product.sku, at: 1)
+            try statement.bind(old.handle, at: 1)
             if changes[0] { try statement.bind(product.name, at: 2) }
             if changes[1] { try statement.bind(product.description, at: 3) }
             if changes[2] { try statement.bind(product.category, at: 4) }
-            if changes[3] { try statement.bind(product.priceCents, at: 5) }
+            if changes[3] { try statement.bind(product.brand, at: 5) }
+            if changes[4] {
+                try statement.bind(status.rawValue, at: 6)
+                try statement.bind(status == .active ? 0 : 1, at: 7)
+            }
+            if changes[5] { try statement.bind(names, at: 8) }
             try statement.runToEnd()
         }
 
@@ -291,8 +368,8 @@ struct SQLiteCatalogImport {
             try appendLedgerRow.runToEnd()
         }
 
-        func archive(sku: String) throws {
-            try archiveProduct.bind(sku, at: 1)
+        func archive(handle: String) throws {
+            try archiveProduct.bind(handle, at: 1)
             try archiveProduct.runToEnd()
         }
 

@@ -19,6 +19,7 @@ enum SQLiteSchema {
         Migration(version: 3) { connection, _ in try catalogFiles(connection) },
         Migration(version: 4) { connection, _ in try connection.execute(cancellationAndLedger) },
         Migration(version: 5) { connection, _ in try connection.execute(keysOfNoCustomer) },
+        Migration(version: 6) { connection, _ in try connection.execute(productsWithVariants) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -183,5 +184,33 @@ enum SQLiteSchema {
         UPDATE cart_lines SET cart_id = char(31) || cart_id WHERE instr(cart_id, char(31)) > 0;
         UPDATE orders SET cart_id = char(31) || cart_id WHERE instr(cart_id, char(31)) > 0;
         UPDATE orders SET idempotency_key = char(31) || idempotency_key WHERE instr(idempotency_key, char(31)) > 0;
+        """
+
+    // MARK: - Version 6: products with variants
+
+    /// A row of `products` is now a variant (its SKU), and carries its product's fields: `handle`
+    /// names the product, `product_seq` is the `seq` of the product's first variant (the
+    /// product's place in catalog order), and name, description, category, `brand`, `status` and
+    /// `option_names` are the product's, the same on every row of one handle: the store writes
+    /// them to every variant of the product in the same statement (`SQLiteCatalogImport`,
+    /// `archiveProduct`), and nothing else writes them. `archived` stays what every shopper's read
+    /// filters on (and what its indexes are partial on): 1 when the status is not active (a draft
+    /// or an archived product). The options are stored as one text each, the names and the
+    /// variant's values joined by U+001F (which no option may hold). Listings and search read the
+    /// first variants (`seq = product_seq`) only, so the search index holds first variants only.
+    ///
+    /// Each existing SKU becomes a product whose handle is its SKU, with one variant, no options,
+    /// active, or archived if it was.
+    private static let productsWithVariants = """
+        ALTER TABLE products ADD COLUMN handle TEXT;
+        ALTER TABLE products ADD COLUMN product_seq INTEGER;
+        ALTER TABLE products ADD COLUMN brand TEXT NOT NULL DEFAULT '';
+        ALTER TABLE products ADD COLUMN status TEXT NOT NULL DEFAULT 'active';
+        ALTER TABLE products ADD COLUMN option_names TEXT NOT NULL DEFAULT '';
+        ALTER TABLE products ADD COLUMN option_values TEXT NOT NULL DEFAULT '';
+        UPDATE products SET handle = sku, product_seq = seq, status = CASE archived WHEN 0 THEN 'active' ELSE 'archived' END;
+        CREATE INDEX products_by_handle ON products (handle, seq);
+        DROP INDEX products_live_by_category;
+        CREATE INDEX products_live_by_category ON products (category, seq) WHERE archived = 0 AND seq = product_seq;
         """
 }

@@ -1,5 +1,6 @@
-/// The SQLite store's word index: `product_words`, an FTS5 table holding, for each product in the
-/// catalog, its `SearchText.productWords` under its catalog position (`rowid` = `products.seq`).
+/// The SQLite store's word index: `product_words`, an FTS5 table holding, for each active product,
+/// its `SearchText.productWords` under its catalog position (`rowid` = the `seq` of its first
+/// variant, `products.product_seq`): one entry per product, whatever its variants.
 ///
 /// Lean by design: contentless (`content=''`: the words are not stored twice), `detail=none`
 /// (only which products have a word, not where), one column, and the `ascii` tokenizer, which
@@ -22,7 +23,7 @@ enum SQLiteSearchIndex {
             try connection.inSavepoint("search_index") {
                 try connection.execute(createTable)
                 let products = try connection.query(
-                    "SELECT seq, name, category FROM products WHERE archived = 0", []
+                    "SELECT seq, name, category FROM products WHERE archived = 0 AND seq = product_seq", []
                 ) { ($0.int64(0), $0.text(1), $0.text(2)) }
                 for (seq, name, category) in products {
                     try add(seq: seq, document: SearchText.productDocument(name: name, category: category), on: connection)

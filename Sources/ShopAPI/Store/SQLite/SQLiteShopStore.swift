@@ -207,14 +207,20 @@ final class SQLiteShopStore: ShopStore {
         }
     }
 
-    func exportProducts(_ body: (Product, Int) throws -> Void) throws {
+    /// The products in catalog order along `seq`'s index, each one's variants through
+    /// `products_by_handle` (sorted per product, a few rows at a time), so it streams.
+    func exportProducts(_ body: (Product, ProductStatus, Int) throws -> Void) throws {
         try onExportSnapshot { connection in
             try connection.forEachRow(
                 """
-                SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p
-                LEFT JOIN stock s ON s.sku = p.sku WHERE p.archived = 0 ORDER BY p.sku
+                SELECT \(ShopRows.storedProductColumns) FROM products l INDEXED BY products_by_seq
+                JOIN products p INDEXED BY products_by_handle ON p.handle = l.handle LEFT JOIN stock s ON s.sku = p.sku
+                WHERE l.seq = l.product_seq AND l.status <> 'archived' ORDER BY l.seq, p.seq
                 """, []
-            ) { row in try body(ShopRows.product(row), row.int(6)) }
+            ) { row in
+                let stored = ShopRows.storedProduct(row)
+                try body(stored.product, stored.status, stored.stock)
+            }
         }
     }
 

@@ -11,35 +11,69 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
 
     // MARK: - Products and stock
 
-    /// By category through the partial index of the products in the catalog (`archived = 0`);
-    /// all of them along the primary key, skipping archived rows (an index of its own would cost
-    /// every import a B-tree insert per product).
-    func products(afterSku: String?, category: String?, limit: Int) throws -> [Product] {
+    /// The first variants of live products (`seq = product_seq`, `archived = 0`): by category
+    /// through the partial index that holds exactly those, else along `seq`'s index, skipping
+    /// the other rows (an index of their own would cost every import a B-tree insert per row).
+    func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, product: Product)] {
+        let row = { (row: SQLiteStatement) in (seq: row.int64(0), product: ShopRows.product(ShopRows.Offset(row, by: 1))) }
         if let category {
             return try query(
                 """
-                SELECT \(ShopRows.productColumns) FROM products p INDEXED BY products_live_by_category
-                WHERE p.archived = 0 AND p.category = ?1 AND p.sku > ?2 ORDER BY p.sku LIMIT ?3
+                SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_live_by_category
+                WHERE p.archived = 0 AND p.seq = p.product_seq AND p.category = ?1 AND p.seq > ?2 ORDER BY p.seq LIMIT ?3
                 """,
-                [category, afterSku ?? "", limit], row: ShopRows.product
+                [category, afterSeq ?? .min, limit], row: row
             )
         }
         return try query(
-            "SELECT \(ShopRows.productColumns) FROM products p WHERE p.archived = 0 AND p.sku > ?1 ORDER BY p.sku LIMIT ?2",
-            [afterSku ?? "", limit], row: ShopRows.product
+            """
+            SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_by_seq
+            WHERE p.archived = 0 AND p.seq = p.product_seq AND p.seq > ?1 ORDER BY p.seq LIMIT ?2
+            """,
+            [afterSeq ?? .min, limit], row: row
         )
     }
 
     func productCount(category: String?) throws -> Int {
         if let category {
-            return try query("SELECT count(*) FROM products INDEXED BY products_live_by_category WHERE archived = 0 AND category = ?1",
-                             [category]) { $0.int(0) }.first ?? 0
+            return try query("""
+                SELECT count(*) FROM products INDEXED BY products_live_by_category
+                WHERE archived = 0 AND seq = product_seq AND category = ?1
+                """, [category]) { $0.int(0) }.first ?? 0
         }
-        return try query("SELECT count(*) FROM products WHERE archived = 0", []) { $0.int(0) }.first ?? 0
+        return try query("SELECT count(*) FROM products WHERE archived = 0 AND seq = product_seq", []) {
+            $0.int(0)
+        }.first ?? 0
     }
 
     func product(sku: String) throws -> Product? {
         try queryFirst(.productBySku, sql: "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1 AND p.archived = 0", [sku], row: ShopRows.product)
+    }
+
+    /// One statement through `products_by_handle`, the handles bound as one JSON array.
+    func variantChoices(handles: [String]) throws -> [String: [VariantChoice]] {
+        guard !handles.isEmpty else { return [:] }
+        let rows = try query(
+            """
+            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p INDEXED BY products_by_handle
+            LEFT JOIN stock s ON s.sku = p.sku
+            WHERE p.handle IN (SELECT value FROM json_each(?1)) AND p.archived = 0 ORDER BY p.handle, p.seq
+            """,
+            [ShopRows.jsonArray(handles)], row: ShopRows.variantChoice
+        )
+        var byHandle: [String: [VariantChoice]] = [:]
+        for (handle, choice) in rows { byHandle[handle, default: []].append(choice) }
+        return byHandle
+    }
+
+    func productVariants(handle: String) throws -> [(product: Product, available: Int)] {
+        try query(
+            """
+            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p INDEXED BY products_by_handle
+            LEFT JOIN stock s ON s.sku = p.sku WHERE p.handle = ?1 AND p.archived = 0 ORDER BY p.seq
+            """,
+            [handle]
+        ) { row in (product: ShopRows.product(row), available: row.int(ShopRows.productColumnCount)) }
     }
 
     func searchProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
@@ -49,7 +83,7 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
             return try query(
                 """
                 SELECT \(ShopRows.productColumns) FROM product_words w JOIN products p INDEXED BY products_by_seq ON p.seq = w.rowid
-                WHERE product_words MATCH ?1 AND p.archived = 0 ORDER BY w.rowid LIMIT ?2
+                WHERE product_words MATCH ?1 AND p.archived = 0 AND p.seq = p.product_seq ORDER BY w.rowid LIMIT ?2
                 """,
                 [SQLiteSearchIndex.fullTextQuery(wordGroups: wordGroups), limit], row: ShopRows.product
             )
@@ -58,7 +92,7 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         }
     }
 
-    /// `searchProducts` without the index: the catalog in order, a batch at a time.
+    /// `searchProducts` without the index: the products in catalog order, a batch at a time.
     private func scanForProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
         let groups = wordGroups.map(Set.init)
         var found: [Product] = []
@@ -67,7 +101,7 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
             let batch = try query(
                 """
                 SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_by_seq
-                WHERE p.seq > ?1 AND p.archived = 0 ORDER BY p.seq LIMIT ?2
+                WHERE p.seq > ?1 AND p.archived = 0 AND p.seq = p.product_seq ORDER BY p.seq LIMIT ?2
                 """,
                 [afterSeq, 512]
             ) { row in (row.int64(0), ShopRows.product(ShopRows.Offset(row, by: 1))) }
@@ -166,18 +200,18 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
 
     // MARK: - Products
 
-    /// As `import --replace` archives (`SQLiteCatalogImport`): the flag, and the product's words
-    /// out of the search index.
+    /// As `import --replace` archives (`SQLiteCatalogImport`): the status of every variant of
+    /// the product, and the product's words out of the search index.
     func archiveProduct(sku: String) throws -> ProductArchiving {
-        let found = try query("SELECT seq, name, category, archived FROM products WHERE sku = ?1", [sku]) {
-            (seq: $0.int64(0), name: $0.text(1), category: $0.text(2), archived: $0.int(3) != 0)
+        let found = try query("SELECT handle, product_seq, name, category, status FROM products WHERE sku = ?1", [sku]) {
+            (handle: $0.text(0), productSeq: $0.int64(1), name: $0.text(2), category: $0.text(3), status: $0.text(4))
         }
         guard let product = found.first else { return .unknown }
-        guard !product.archived else { return .alreadyArchived }
-        try run("UPDATE products SET archived = 1 WHERE sku = ?1", [sku])
-        if searchMode == .fullText {
+        guard product.status != ProductStatus.archived.rawValue else { return .alreadyArchived }
+        try run("UPDATE products SET archived = 1, status = 'archived' WHERE handle = ?1", [product.handle])
+        if searchMode == .fullText && product.status == ProductStatus.active.rawValue {
             try checkInterruption()
-            try SQLiteSearchIndex.remove(seq: product.seq, document: SearchText.productDocument(name: product.name, category: product.category),
+            try SQLiteSearchIndex.remove(seq: product.productSeq, document: SearchText.productDocument(name: product.name, category: product.category),
                                          on: connection)
         }
         return .archived

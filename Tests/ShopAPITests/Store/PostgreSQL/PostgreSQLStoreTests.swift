@@ -117,6 +117,28 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try service.cart(id: "c-1", customer: "alice", interruption: nil).lines, [])
     }
 
+    /// A database from the build before version 8 (no variants): each SKU becomes a product whose
+    /// handle is its SKU, with one variant, no options, active, or archived if it was (as
+    /// SQLite's `DatabaseFileTests`); listing, search and export go on as before.
+    func test_open_databaseFromVersion7_eachSkuBecomesAProductOfOneVariant_archivedStaysArchived() throws {
+        let admin = try PostgreSQLConnection(uri: database.uri)
+        try Self.migrate(admin, toVersion: 7)
+        try admin.execute("UPDATE products SET archived = true WHERE sku = 'SKU-0002'")
+        let service = try ShopService.open(path: database.uri)
+        XCTAssertEqual(try admin.query("SELECT max(version) FROM shop_schema_version", []) { $0.int(0) }, [PostgreSQLSchema.latestVersion])
+        let listed = try service.allProducts()
+        XCTAssertEqual(listed.count, CatalogSeed.productCount - 1)
+        XCTAssertEqual(listed.map(\.sku), listed.map(\.handle))
+        XCTAssertEqual(listed.map(\.sku), listed.map(\.sku).sorted(), "the demo catalog's order, SKU order")
+        XCTAssertFalse(listed.contains { $0.sku == "SKU-0002" })
+        XCTAssertEqual(try service.catalogProduct(handle: "SKU-0001", interruption: nil).variants.map(\.sku), ["SKU-0001"])
+        XCTAssertThrowsError(try service.product(sku: "SKU-0002", interruption: nil))
+        XCTAssertEqual(try admin.query("SELECT status FROM products WHERE sku = 'SKU-0002'", []) { $0.text(0) }, ["archived"])
+        let espresso = try service.searchCatalog(query: "espresso", limit: 200, interruption: nil).items
+        XCTAssertFalse(espresso.isEmpty)
+        XCTAssertTrue(espresso.allSatisfy { $0.variants.count == 1 && $0.handle == $0.sku })
+    }
+
     /// Makes the empty database what a build whose schema ended at `version` left: its migrations
     /// as they shipped, on the demo catalog.
     private static func migrate(_ connection: PostgreSQLConnection, toVersion version: Int) throws {

@@ -94,6 +94,7 @@ final class DatabaseFileTests: XCTestCase {
         }
         let connection = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
         try connection.execute("""
+            \(Self.undoVersion6)
             DROP TABLE stock_ledger;
             ALTER TABLE orders DROP COLUMN cancelled_at;
             ALTER TABLE orders DROP COLUMN cancel_reason;
@@ -127,6 +128,7 @@ final class DatabaseFileTests: XCTestCase {
         // As an earlier build stored them: the keys as the client gave them.
         let connection = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
         try connection.execute("""
+            \(Self.undoVersion6)
             UPDATE cart_lines SET cart_id = substr(cart_id, 2);
             UPDATE orders SET cart_id = substr(cart_id, 2), idempotency_key = substr(idempotency_key, 2);
             PRAGMA user_version = 4;
@@ -141,6 +143,56 @@ final class DatabaseFileTests: XCTestCase {
         XCTAssertThrowsError(try service.order(id: placed.orderId, customer: "alice", interruption: nil))
         XCTAssertEqual(try service.listOrders(cartId: nil, customer: "alice", cursor: nil, limit: 10, interruption: nil).items, [])
         XCTAssertEqual(try service.cart(id: "c-1", customer: "alice", interruption: nil).lines, [])
+    }
+
+    /// What version 6 (products with variants) added, taken away again: with it, a file of this
+    /// build is as a build of version 5 left it (the products' rows, seq and archived as they were).
+    private static let undoVersion6 = """
+        DROP INDEX products_by_handle;
+        DROP INDEX products_live_by_category;
+        CREATE INDEX products_live_by_category ON products (category, sku) WHERE archived = 0;
+        ALTER TABLE products DROP COLUMN handle;
+        ALTER TABLE products DROP COLUMN product_seq;
+        ALTER TABLE products DROP COLUMN brand;
+        ALTER TABLE products DROP COLUMN status;
+        ALTER TABLE products DROP COLUMN option_names;
+        ALTER TABLE products DROP COLUMN option_values;
+        """
+
+    /// A file from the build before version 6 (no variants): each SKU becomes a product whose
+    /// handle is its SKU, with one variant and no options, active, or archived if it was; the
+    /// catalog lists, searches and exports as before, and an archived one stays out.
+    func test_open_fileFromVersion5_eachSkuBecomesAProductOfOneVariant_archivedStaysArchived() throws {
+        let listedBefore: [Product]
+        do {
+            let service = try ShopService.open(path: database.path)
+            XCTAssertEqual(try service.archiveProductsAndWait(["SKU-0002"]).get(), ProductsArchived(archived: 1))
+            listedBefore = try service.allProducts()
+        }
+        let connection = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
+        try connection.execute("\(Self.undoVersion6) PRAGMA user_version = 5;")
+        XCTAssertEqual(try connection.query("SELECT count(*) FROM pragma_table_info('products') WHERE name = 'handle'", []) { $0.int(0) }, [0])
+        let service = try ShopService.open(path: database.path)
+        XCTAssertEqual(try connection.query("PRAGMA user_version", []) { $0.int(0) }, [SQLiteSchema.latestVersion])
+
+        XCTAssertEqual(try service.allProducts(), listedBefore, "the same products, in the same order")
+        XCTAssertEqual(listedBefore.count, 239)
+        XCTAssertFalse(listedBefore.contains { $0.sku == "SKU-0002" })
+        let first = try service.product(sku: "SKU-0001", interruption: nil)
+        XCTAssertEqual(first.handle, "SKU-0001")
+        XCTAssertEqual(first.options, [])
+        let product = try service.catalogProduct(handle: "SKU-0001", interruption: nil)
+        XCTAssertEqual(product.variants.map(\.sku), ["SKU-0001"])
+        XCTAssertEqual(product.optionNames, [])
+        XCTAssertThrowsError(try service.catalogProduct(handle: "SKU-0002", interruption: nil))
+        let page = try service.listCatalog(cursor: nil, limit: 3, category: nil, interruption: nil)
+        XCTAssertEqual(page.items.map(\.variants.count), [1, 1, 1])
+        XCTAssertEqual(page.items.map(\.handle), page.items.map(\.sku))
+        var exported: [(String, ProductStatus)] = []
+        try service.exportProducts { product, status, _ in exported.append((product.sku, status)) }
+        XCTAssertEqual(exported.count, 239)
+        XCTAssertTrue(exported.allSatisfy { $0.1 == .active })
+        XCTAssertEqual(try connection.query("SELECT status FROM products WHERE sku = 'SKU-0002'", []) { $0.text(0) }, ["archived"])
     }
 
     func test_open_unwritableLocation_failsWithStorageError() {
