@@ -118,20 +118,11 @@ struct CSVCatalogReader<Source: ByteSource> {
                     errors.append(line: line, field: column.rawValue, message: message)
                     continue
                 }
-                if let index = CatalogColumn.optionNameColumns.firstIndex(of: column) {
-                    optionNames[index] = value
-                } else if let index = CatalogColumn.optionValueColumns.firstIndex(of: column) {
-                    optionValues[index] = value
-                } else {
-                    row.set(column, text: value)
-                }
+                row.take(column, text: value, optionNames: &optionNames, optionValues: &optionValues)
             }
         }
-        if let message = row.collectOptions(names: optionNames, values: optionValues) {
-            errors.append(line: line, field: message.field, message: message.message)
-        }
-        if row.price != nil && row.priceCents != nil {
-            errors.append(line: line, field: "price", message: CatalogFieldRules.bothPrices)
+        for problem in row.finishCells(optionNames: optionNames, optionValues: optionValues) {
+            errors.append(line: line, field: problem.field, message: problem.message)
         }
         // A good SKU is remembered even when another field of its row is wrong, so that a later
         // row with the same SKU is reported too.

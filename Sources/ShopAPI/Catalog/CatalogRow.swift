@@ -75,6 +75,28 @@ extension CatalogRow {
         }
     }
 
+    /// Takes a checked text cell of `column`: an option name or value into `optionNames` or
+    /// `optionValues` (by its number; `finishCells` makes them the row's), any other column into
+    /// its field. The same for both readers.
+    mutating func take(_ column: CatalogColumn, text value: String, optionNames: inout [String?], optionValues: inout [String?]) {
+        if let index = CatalogColumn.optionNameColumns.firstIndex(of: column) {
+            optionNames[index] = value
+        } else if let index = CatalogColumn.optionValueColumns.firstIndex(of: column) {
+            optionValues[index] = value
+        } else {
+            set(column, text: value)
+        }
+    }
+
+    /// The checks of a whole row once a reader has taken every cell: its options (`collectOptions`)
+    /// and at most one of `price` and `priceCents`. Returns what is wrong, in that order.
+    mutating func finishCells(optionNames: [String?], optionValues: [String?]) -> [(field: String, message: String)] {
+        var problems: [(field: String, message: String)] = []
+        if let problem = collectOptions(names: optionNames, values: optionValues) { problems.append(problem) }
+        if price != nil && priceCents != nil { problems.append(("price", CatalogFieldRules.bothPrices)) }
+        return problems
+    }
+
     /// Sets `optionNames` and `optionValues` from the cells of the option columns (nil: not
     /// given), which must be given from the first on, without a gap. Returns what is wrong, if anything.
     mutating func collectOptions(names: [String?], values: [String?]) -> (field: String, message: String)? {

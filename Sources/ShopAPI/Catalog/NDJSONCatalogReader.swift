@@ -103,20 +103,11 @@ struct NDJSONCatalogReader<Source: ByteSource> {
                     continue
                 }
                 if column == .sku { hasSKU = true }
-                if let index = CatalogColumn.optionNameColumns.firstIndex(of: column) {
-                    optionNames[index] = text
-                } else if let index = CatalogColumn.optionValueColumns.firstIndex(of: column) {
-                    optionValues[index] = text
-                } else {
-                    row.set(column, text: text)
-                }
+                row.take(column, text: text, optionNames: &optionNames, optionValues: &optionValues)
             }
         }
-        if let problem = row.collectOptions(names: optionNames, values: optionValues) {
+        for problem in row.finishCells(optionNames: optionNames, optionValues: optionValues) {
             errors.append(line: line, field: problem.field, message: problem.message)
-        }
-        if row.price != nil && row.priceCents != nil {
-            errors.append(line: line, field: "price", message: CatalogFieldRules.bothPrices)
         }
         if !hasSKU && !decoded.problems.contains(where: { $0.0 == "sku" }) {
             errors.append(line: line, field: "sku", message: "missing; every line needs a sku")

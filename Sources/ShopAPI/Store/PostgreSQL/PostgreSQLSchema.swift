@@ -239,7 +239,11 @@ enum PostgreSQLSchema {
     /// `handle`, `product_seq` (its first variant's `seq`, the product's place), fields, `brand`,
     /// `status` and `option_names`, written to every variant of the product together; `archived`
     /// is true when the status is not active. Only a product's first variant has `words` (the
-    /// others' are empty), so search finds each product once.
+    /// others' are empty), so search finds each product once. Listings and search's first step
+    /// walk the live first variants in `seq` order through a partial index of exactly those: the
+    /// planner cannot estimate `seq = product_seq` (it takes it for 0.5 % of the rows), and without
+    /// that index it read a million rows through the category index and sorted them (1 s a search
+    /// at a million products, against 20 ms with it).
     private static let productsWithVariants = """
         ALTER TABLE products ADD COLUMN handle TEXT, ADD COLUMN product_seq BIGINT,
             ADD COLUMN brand TEXT NOT NULL DEFAULT '', ADD COLUMN status TEXT NOT NULL DEFAULT 'active',
@@ -249,5 +253,6 @@ enum PostgreSQLSchema {
         CREATE INDEX products_by_handle ON products (handle, seq);
         DROP INDEX products_live_by_category;
         CREATE INDEX products_live_by_category ON products (category, seq) WHERE NOT archived AND seq = product_seq;
+        CREATE INDEX products_live_by_seq ON products (seq) WHERE NOT archived AND seq = product_seq;
         """
 }

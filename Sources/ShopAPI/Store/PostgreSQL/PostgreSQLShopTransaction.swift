@@ -13,8 +13,8 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
 
     // MARK: - Products and stock
 
-    /// The first variants of live products (`seq = product_seq`, not archived): by category
-    /// through the partial index that holds exactly those, else along `seq`'s index.
+    /// The first variants of live products (`seq = product_seq`, not archived), through the
+    /// partial indexes that hold exactly those: by category, or in `seq` order.
     func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, product: Product)] {
         let row = { (row: PostgreSQLRow) in (seq: row.int64(0), product: ShopRows.product(ShopRows.Offset(row, by: 1))) }
         if let category {
