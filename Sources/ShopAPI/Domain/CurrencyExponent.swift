@@ -5,7 +5,10 @@
 /// The table is ISO 4217 List One ("Current currency & funds code list"), published by the
 /// standard's maintenance agency, SIX Financial Information (six-group.com, "ISO 4217 currency
 /// codes"), as amended up to 2025 (XCG and ZWG included), plus codes withdrawn recently that files
-/// still carry (ANG, CUC, HRK, SLL, ZWL), with the minor unit they had. Codes the list gives no
+/// still carry (ANG, CUC, HRK, SLL, ZWL), with the minor unit they had. Checked code by code
+/// against List One as published on 2024-06-25 (its XML's `CcyMnrUnts`): every code of that list
+/// that has a minor unit is here with the same digits, and the only codes here that it lacks are
+/// XCG (added after it) and HRK, SLL and ZWL (withdrawn before it). Codes the list gives no
 /// minor unit ("N.A.": XAU, XAG, XPD, XPT, XDR, XBA…XBD, XSU, XUA, XTS, XXX) are not here: such a
 /// currency has no major-unit price to convert. Immutable value; `Sendable`.
 public struct CurrencyExponent: Sendable, Equatable {
