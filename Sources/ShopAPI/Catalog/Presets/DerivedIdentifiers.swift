@@ -17,6 +17,16 @@ struct DerivedIdentifiers {
         taken.insert(identifier)
     }
 
+    /// The SKU of a variant: `given`, registered, when the file gives one; else one made up from
+    /// `base` and `parts` (`make`).
+    mutating func sku(given: String, base: String, parts: [String]) -> String {
+        guard given.isEmpty else {
+            register(given)
+            return given
+        }
+        return make(base: base, parts: parts)
+    }
+
     /// `base` and the slugs of `parts` joined with `-` (`woo-hoodie-blue-no`), unique: when taken,
     /// with `-2`, `-3`… At most 64 characters: a longer one is cut and ends with 8 hex digits of a
     /// hash of the whole (FNV-1a), so it stays distinct and stable.

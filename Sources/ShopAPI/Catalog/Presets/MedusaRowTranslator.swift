@@ -112,33 +112,19 @@ struct MedusaRowTranslator: PlatformRowTranslator {
             record[columns.value] = optionValue
             values.append(optionValue)
         }
-        let skuValue = row[sku]
-        if skuValue.isEmpty {
-            record[.sku] = identifiers.make(base: handleValue, parts: values)
-        } else {
-            identifiers.register(skuValue)
-            record[.sku] = skuValue
-        }
+        record[.sku] = identifiers.sku(given: row[sku], base: handleValue, parts: values)
         let priceText = row[price]
         if !priceText.isEmpty && priceInMinorUnits {
             guard let cents = PresetText.price(priceText), !cents.contains(".") else {
                 return .failed(column: columnNames[price], message: "\(CatalogFieldRules.quoted(priceText)) is not a whole number of the currency's minor units (such as 1999)")
             }
             record[.priceCents] = cents
-        } else if !priceText.isEmpty {
-            guard let units = PresetText.price(priceText) else {
-                return .failed(column: columnNames[price], message: "\(CatalogFieldRules.quoted(priceText)) is not a price in currency units (such as 19.99)")
-            }
-            record[.price] = units
+        } else if let problem = record.setUnitPrice(fromCell: priceText) {
+            return .failed(column: columnNames[price], message: problem)
         }
         record[.currency] = priceCurrency
-        let stockText = row[stock]
-        if !stockText.isEmpty {
-            guard let level = PresetText.stock(stockText) else {
-                return .failed(column: columnNames[stock!], message: "\(CatalogFieldRules.quoted(stockText)) is not a whole number")
-            }
-            if level.wasNegative { report.negativeStockAsZero += 1 }
-            record[.stock] = level.level
+        if let problem = record.setStock(fromCell: row[stock], report: &report) {
+            return .failed(column: columnNames[stock!], message: problem)
         }
         return .record(record)
     }

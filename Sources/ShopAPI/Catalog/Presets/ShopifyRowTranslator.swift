@@ -113,27 +113,12 @@ struct ShopifyRowTranslator: PlatformRowTranslator {
             record[columns.value] = value
             chosenValues.append(value)
         }
-        let skuValue = row[sku]
-        if skuValue.isEmpty {
-            record[.sku] = identifiers.make(base: handleValue, parts: chosenValues)
-        } else {
-            identifiers.register(skuValue)
-            record[.sku] = skuValue
+        record[.sku] = identifiers.sku(given: row[sku], base: handleValue, parts: chosenValues)
+        if let problem = record.setUnitPrice(fromCell: row[price]) {
+            return .failed(column: columnNames[price!], message: problem)
         }
-        let priceText = row[price]
-        if !priceText.isEmpty {
-            guard let units = PresetText.price(priceText) else {
-                return .failed(column: columnNames[price!], message: "\(CatalogFieldRules.quoted(priceText)) is not a price in currency units (such as 19.99)")
-            }
-            record[.price] = units
-        }
-        let stockText = row[stock]
-        if !stockText.isEmpty {
-            guard let level = PresetText.stock(stockText) else {
-                return .failed(column: columnNames[stock!], message: "\(CatalogFieldRules.quoted(stockText)) is not a whole number")
-            }
-            if level.wasNegative { report.negativeStockAsZero += 1 }
-            record[.stock] = level.level
+        if let problem = record.setStock(fromCell: row[stock], report: &report) {
+            return .failed(column: columnNames[stock!], message: problem)
         }
         if let currency { record[.currency] = currency }
         return .record(record)

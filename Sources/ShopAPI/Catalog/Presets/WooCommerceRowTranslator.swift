@@ -194,21 +194,14 @@ struct WooCommerceRowTranslator: PlatformRowTranslator {
     /// The row's price, stock and currency, on top of `record`.
     private func variantFields(_ row: PlatformRow, into record: CanonicalCatalogRecord, report: inout PlatformImportReport) -> PlatformRowOutcome {
         var record = record
-        let priceText = cell(row, regularPrice)
-        if !priceText.isEmpty {
-            guard let units = PresetText.price(priceText) else {
-                return .failed(column: columnNames[regularPrice!], message: "\(CatalogFieldRules.quoted(priceText)) is not a price in currency units (such as 19.99)")
-            }
-            record[.price] = units
+        if let problem = record.setUnitPrice(fromCell: cell(row, regularPrice)) {
+            return .failed(column: columnNames[regularPrice!], message: problem)
         }
         let stockText = cell(row, stock)
-        if !stockText.isEmpty {
-            guard let level = PresetText.stock(stockText) else {
-                return .failed(column: columnNames[stock!], message: "\(CatalogFieldRules.quoted(stockText)) is not a whole number")
-            }
-            if level.wasNegative { report.negativeStockAsZero += 1 }
-            record[.stock] = level.level
-        } else if cell(row, inStock) == "0" {
+        if let problem = record.setStock(fromCell: stockText, report: &report) {
+            return .failed(column: columnNames[stock!], message: problem)
+        }
+        if stockText.isEmpty && cell(row, inStock) == "0" {
             record[.stock] = "0"
         }
         if let currency { record[.currency] = currency }
