@@ -126,13 +126,17 @@ struct SearchAnalyzer: Sendable {
         var rest = first.text.dropFirst(first.leadingDigits)
         var last = index
         if rest.isEmpty {
-            while units[last].gapAfter == .comma, last + 1 < units.count, units[last + 1].isAllDigits,
-                  units[last + 1].scalarCount == 3, units[last + 1].pieces.isEmpty {
-                number += units[last + 1].text
+            while rest.isEmpty, units[last].gapAfter == .comma, last + 1 < units.count, units[last + 1].leadingDigits == 3,
+                  units[last + 1].pieces.isEmpty {
+                let next = units[last + 1]
+                let nextRest = next.text.dropFirst(3)
+                guard nextRest.isEmpty || SearchUnits.canonicalUnit(nextRest) != nil else { break }
+                number += next.text.prefix(3)
+                rest = nextRest
                 last += 1
             }
             let gap = units[last].gapAfter
-            if gap == .dot || gap == .comma, last + 1 < units.count, units[last + 1].leadingDigits > 0,
+            if rest.isEmpty, gap == .dot || gap == .comma, last + 1 < units.count, units[last + 1].leadingDigits > 0,
                units[last + 1].pieces.isEmpty {
                 let next = units[last + 1]
                 let fractionRest = next.text.dropFirst(next.leadingDigits)
