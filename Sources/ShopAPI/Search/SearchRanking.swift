@@ -26,17 +26,19 @@ enum SearchRanking {
             bestField[hit.word] = min(bestField[hit.word], hit.field.rank)
         }
         for index in query.words.indices where query.isRequired(index) && best[index] == nil { return nil }
-        let matched = query.words.indices.filter { best[$0] != nil }
-        guard !matched.isEmpty || facts.isIdentifierMatch else { return nil }
+        let allMatched = query.words.indices.filter { best[$0] != nil }
+        guard !allMatched.isEmpty || facts.isIdentifierMatch else { return nil }
+        let matched = allMatched.filter { !query.words[$0].isFiller }
         return SearchRankingKey(
             isIdentifierMatch: facts.isIdentifierMatch,
             matchedWords: matched.count,
             typos: matched.reduce(0) { $0 + best[$1]!.typos },
             proximity: proximity(of: matched, in: facts),
             attribute: matched.reduce(0) { $0 + bestField[$1] },
+            matchedFillers: allMatched.count - matched.count,
             nameIsQuery: facts.nameIsQuery,
-            exactWords: matched.filter { best[$0]!.kind <= .split }.count,
-            stemOrBetterWords: matched.filter { best[$0]!.kind <= .stem }.count,
+            exactWords: allMatched.filter { best[$0]!.kind <= .split }.count,
+            stemOrBetterWords: allMatched.filter { best[$0]!.kind <= .stem }.count,
             relevance: statistics.map { relevance(of: facts, plan: plan, statistics: $0) } ?? 0,
             catalogPosition: facts.catalogPosition)
     }
@@ -129,20 +131,27 @@ struct SearchOutcome: Sendable {
     var corrections: [SearchCorrection]
     var readAs: String
 
-    /// Ranks the candidates `candidates(plan)` returns for `plan`; while none matches and a word
-    /// can be dropped, drops the last required word (`SearchQueryPlan.droppingLastWord`) and asks
-    /// again: Meilisearch's `matchingStrategy: last`.
+    /// Ranks the candidates `candidates(plan)` returns for `plan`; while fewer than
+    /// `minimumMatches` match and a word can be dropped, drops the last required word
+    /// (`SearchQueryPlan.droppingLastWord`) and asks again: Meilisearch's
+    /// `matchingStrategy: last`. Products with more of the query's words still rank first
+    /// (`SearchRankingKey.matchedWords`), so dropping only adds products after those that have
+    /// every word. `minimumMatches` 1 drops words only when all of them together find nothing; a
+    /// caller that pages must pass the same value for every page of a query.
     /// - Parameter candidates: the facts of the products a store finds for a plan (a superset of
     ///   those that match is fine: `SearchRanking.key` filters).
-    static func search(_ plan: SearchQueryPlan, statistics: SearchCorpusStatistics? = nil,
+    static func search(_ plan: SearchQueryPlan, statistics: SearchCorpusStatistics? = nil, minimumMatches: Int = 1,
                        candidates: (SearchQueryPlan) throws -> [SearchMatchFacts]) rethrows -> SearchOutcome {
         var plan = plan
         while true {
             let ranked = SearchRanking.rank(try candidates(plan), plan: plan, statistics: statistics)
-            if !ranked.isEmpty { return SearchOutcome(ranked: ranked, droppedWords: plan.query.droppedWords,
-                                                      corrections: plan.corrections, readAs: plan.readAs) }
+            if ranked.count >= max(minimumMatches, 1) {
+                return SearchOutcome(ranked: ranked, droppedWords: plan.query.droppedWords,
+                                     corrections: plan.corrections, readAs: plan.readAs)
+            }
             guard let relaxed = plan.droppingLastWord() else {
-                return SearchOutcome(ranked: [], droppedWords: [], corrections: plan.corrections, readAs: plan.readAs)
+                return SearchOutcome(ranked: ranked, droppedWords: ranked.isEmpty ? [] : plan.query.droppedWords,
+                                     corrections: plan.corrections, readAs: plan.readAs)
             }
             plan = relaxed
         }

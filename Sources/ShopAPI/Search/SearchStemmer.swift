@@ -17,9 +17,12 @@
 enum SearchStemmer {
     /// The stem key of `word` (folded), or nil when it is the word itself.
     static func stem(_ word: String) -> String? {
-        var scalars = Array(word.utf8)  // a–z only past the guard: one byte a letter
-        guard scalars.count >= 3, scalars.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { return nil }
+        let utf8 = word.utf8
+        guard utf8.count >= 3, let last = utf8.last, utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { return nil }
         if let key = irregular[word] { return key == word ? nil : key }
+        // Only a word ending in s, e or y changes: the others cost no allocation.
+        guard last == UInt8(ascii: "s") || last == UInt8(ascii: "e") || last == UInt8(ascii: "y") else { return nil }
+        var scalars = Array(utf8)  // a–z only past the guard: one byte a letter
         strip(&scalars)
         let stem = String(decoding: scalars, as: UTF8.self)
         return stem == word ? nil : stem

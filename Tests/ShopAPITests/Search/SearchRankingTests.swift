@@ -70,7 +70,8 @@ final class SearchRankingTests: XCTestCase {
     func test_fillerWords_filtersForV60_areOptional_butCountWhenPresent() throws {
         XCTAssertEqual(try fixture.names("filters for v60"), ["Paper Coffee Filters for V60"])
         let outcome = try fixture.search("filters for v60")
-        XCTAssertEqual(outcome.ranked.first?.key.matchedWords, 3, "`for` counts when the product has it")
+        XCTAssertEqual(outcome.ranked.first?.key.matchedWords, 2)
+        XCTAssertEqual(outcome.ranked.first?.key.matchedFillers, 1, "`for` counts when the product has it")
         XCTAssertEqual(outcome.droppedWords, [])
         XCTAssertEqual(try fixture.names("the coffee maker"), ["Pour-Over Coffee Maker"], "`the` is not required")
     }
@@ -102,6 +103,16 @@ final class SearchRankingTests: XCTestCase {
         XCTAssertEqual(try fixture.search("zzzz qqqq").droppedWords, [], "nothing found: nothing said dropped")
     }
 
+    func test_withAMinimumOfMatches_wordsAreDroppedUntilThereAreEnough_allWordsFirst() throws {
+        let plan = try SearchQueryPlan(query: SearchQuery("espresso machine gaggia"), vocabulary: fixture.vocabulary)
+        let outcome = SearchOutcome.search(plan, minimumMatches: 3) { plan in
+            fixture.products.enumerated().map { SearchDocumentMatcher.facts(of: $1, catalogPosition: $0, plan: plan) }
+        }
+        XCTAssertEqual(outcome.droppedWords, ["gaggia"])
+        XCTAssertEqual(outcome.ranked.map(\.facts.catalogPosition).first, 4, "the product with every word first")
+        XCTAssertEqual(Set(outcome.ranked.map(\.facts.catalogPosition)), [4, 5, 17])
+    }
+
     // MARK: - The rules, one at a time
 
     private func key(_ name: String, _ query: String, position: Int = 0, brand: String = "", description: String = "",
@@ -118,10 +129,27 @@ final class SearchRankingTests: XCTestCase {
         XCTAssertLessThan(bySku, byName)
     }
 
-    func test_rule2_moreWordsMatched_first() throws {
-        let three = try XCTUnwrap(key("Case for iPhone", "case for iphone", position: 5))
-        let two = try XCTUnwrap(key("iPhone Case", "case for iphone", position: 0))
-        XCTAssertLessThan(three, two)
+    func test_rule2_moreWordsMatched_first_fillerWordsNotCounted() throws {
+        let plan = try XCTUnwrap(SearchQueryPlan(query: SearchQuery("coffee grinder")).droppingLastWord())
+        func keyAfterDrop(_ name: String, _ position: Int) throws -> SearchRankingKey {
+            try XCTUnwrap(SearchRanking.key(for: SearchDocumentMatcher.facts(of: SearchDocument(name: name), catalogPosition: position,
+                                                                             plan: plan), plan: plan))
+        }
+        XCTAssertLessThan(try keyAfterDrop("Coffee Grinder", 9), try keyAfterDrop("Coffee Scoop", 0))
+        XCTAssertEqual(try keyAfterDrop("Coffee Scoop", 0).matchedWords, 1)
+        let filler = try XCTUnwrap(key("iPhone Case", "case for iphone", position: 0, description: "For a phone, for you."))
+        let plain = try XCTUnwrap(key("iPhone Case Slim", "case for iphone", position: 9))
+        XCTAssertEqual(filler.matchedWords, plain.matchedWords, "filler words are not counted by rule 2")
+        XCTAssertEqual(filler.proximity, plain.proximity)
+        XCTAssertEqual(filler.matchedFillers, 1)
+    }
+
+    func test_rule6_fillerWords_breakTiesAfterTheField() throws {
+        let withFor = try XCTUnwrap(key("Case iPhone for Travel", "case for iphone", position: 5))
+        let without = try XCTUnwrap(key("Case iPhone Travel Kit", "case for iphone", position: 0))
+        XCTAssertEqual(withFor.proximity, without.proximity)
+        XCTAssertEqual(withFor.matchedFillers, 1)
+        XCTAssertLessThan(withFor, without)
     }
 
     func test_rule3_fewerTypos_first() throws {
@@ -150,7 +178,7 @@ final class SearchRankingTests: XCTestCase {
         XCTAssertEqual([description, brand, name].sorted().map(\.catalogPosition), [9, 1, 0])
     }
 
-    func test_rule6_exactWords_beforeStems_beforePrefixes() throws {
+    func test_rule7_exactWords_beforeStems_beforePrefixes() throws {
         let exact = try XCTUnwrap(key("Grind Gauge", "grind", position: 9))
         let prefix = try XCTUnwrap(key("Grinder Gauge", "grind", position: 0))
         XCTAssertLessThan(exact, prefix)
@@ -164,7 +192,7 @@ final class SearchRankingTests: XCTestCase {
         XCTAssertLessThan(nameIsQuery, longer)
     }
 
-    func test_rule8_tiesGoToCatalogOrder() throws {
+    func test_rule9_tiesGoToCatalogOrder() throws {
         let first = try XCTUnwrap(key("Coffee Grinder", "coffee", position: 1))
         let second = try XCTUnwrap(key("Coffee Grinder", "coffee", position: 2))
         XCTAssertLessThan(first, second)
