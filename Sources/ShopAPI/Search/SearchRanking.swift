@@ -123,8 +123,23 @@ enum SearchRanking {
 
 /// The outcome of a search before paging: the ranked candidates and how the query was read.
 /// `droppedWords` are the words that were made optional because all words together found
-/// nothing (empty when they did); `corrections` and `readAs` say what typos were read as, for a
-/// "did you mean". Value type; `Sendable`.
+/// nothing, or fewer than the minimum asked (empty when they did not, and when nothing was found
+/// at all); `corrections` and `readAs` say what typos were read as, for a "did you mean". Value
+/// type; `Sendable`.
+///
+/// How a store uses the search core, end to end:
+///
+/// ```swift
+/// let plan = try SearchQueryPlan(query: SearchQuery(text), vocabulary: storeVocabulary)
+/// let outcome = try SearchOutcome.search(plan, statistics: storeStatistics, minimumMatches: 20) { plan in
+///     // products having, for every required word, one of: the word, its stem key, a word it
+///     // begins (last word), a typo candidate, its split or a join; then their facts:
+///     try candidateProducts(for: plan).map { SearchDocumentMatcher.facts(of: $0.document, catalogPosition: $0.seq, plan: plan) }
+/// }
+/// ```
+///
+/// At import, the store indexes `SearchAnalyzer().tokens(of: document)`: each token's `word` (the
+/// vocabulary) and its `stem ?? word` (the stem keys).
 struct SearchOutcome: Sendable {
     var ranked: [(facts: SearchMatchFacts, key: SearchRankingKey)]
     var droppedWords: [String]
