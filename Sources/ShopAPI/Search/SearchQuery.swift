@@ -43,6 +43,8 @@ struct SearchQuery: Sendable {
     private(set) var words: [Word]
     private(set) var joins: [Join]
     let identifier: String
+    /// The language of the analyzer that read the query.
+    let language: SearchLanguage
     private var dropped: Set<Int> = []
 
     /// The query of `text`, read by `analyzer`.
@@ -87,6 +89,7 @@ struct SearchQuery: Sendable {
         self.words = words
         self.joins = joins
         self.identifier = Self.identifierForm(of: text)
+        self.language = analyzer.language
     }
 
     /// Whether a product must have word `index` (`false` for filler and dropped words).

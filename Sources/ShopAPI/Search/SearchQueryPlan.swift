@@ -1,30 +1,3 @@
-/// How a query word matched a token of a product, from the most exact to the least: the order of
-/// Meilisearch's `exactness` rule (a whole word as typed › a word written together or apart ›
-/// a stem › a prefix › a typo). Value type; `Sendable`.
-enum SearchMatchKind: UInt8, Comparable, Sendable {
-    /// The token is the query word (`grinder` finds "Grinder", `pourover` the joined `pourover`
-    /// of "Pour-Over").
-    case exact
-    /// The token is several query words written together (`pour over` finds `pourover`).
-    case joined
-    /// Two neighbouring tokens are the query word cut in two (`powerbank` finds "Power Bank").
-    case split
-    /// The token has the query word's stem (`machines` finds "Machine").
-    case stem
-    /// The token begins with the last query word (`grind` finds "Grinder").
-    case prefix
-    /// The token is within the query word's typo budget (`grnder`… `expresso` finds "Espresso").
-    case typo
-
-    static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-}
-
-/// One word of a query that was read as another (a typo corrected), for a "did you mean".
-struct SearchCorrection: Equatable, Sendable {
-    var word: String
-    var readAs: String
-}
-
 /// A `SearchQuery` resolved against a store's vocabulary: for each query word, the vocabulary
 /// words it stands for besides itself (typo candidates, a split into two words), which joins
 /// exist, and what the query was read as. Built once per query; then `matches(of:)` says, for
@@ -68,6 +41,8 @@ struct SearchQueryPlan: Sendable {
     /// How many vocabulary words the typo lookups visited (`SearchTypoCandidates`).
     private(set) var typoLookupVisits = 0
 
+    /// Per join of the query: whether some product has it (nil without a vocabulary).
+    private var joinsInVocabulary: [Bool]?
     private var exactIndex: [String: [Int]] = [:]
     private var stemIndex: [String: [Int]] = [:]
     private var typoIndex: [String: [(word: Int, typos: Int)]] = [:]
@@ -87,6 +62,7 @@ struct SearchQueryPlan: Sendable {
     /// - Throws: what the vocabulary throws.
     init(query: SearchQuery, vocabulary: some SearchVocabulary) throws {
         self.init(query: query)
+        joinsInVocabulary = try query.joins.map { try vocabulary.contains($0.word) }
         for (index, word) in query.words.enumerated() {
             let frequency = try vocabulary.documentFrequency(of: word.text)
             documentFrequencies[index] = frequency
@@ -104,7 +80,7 @@ struct SearchQueryPlan: Sendable {
                         best = (candidate, candidateFrequency)
                     }
                 }
-                if let best, SearchStemmer.stem(best.candidate.word) ?? best.candidate.word != word.stemKey {
+                if let best, query.language.stem(best.candidate.word) ?? best.candidate.word != word.stemKey {
                     corrections.append(SearchCorrection(word: word.text, readAs: best.candidate.word))
                 }
             }
@@ -126,6 +102,29 @@ struct SearchQueryPlan: Sendable {
         var plan = self
         plan.query = dropped
         return plan
+    }
+
+    /// What a store looks up in its indexes to find the products that may match one query word
+    /// (the matcher then checks each candidate, `SearchDocumentMatcher`): a product can match the
+    /// word only if it has one of `words` (the word itself, its typo candidates, and the joins
+    /// that cover it and that some product has) in its word index, or `stemKey` in its stem-key index (`stem ?? word` of
+    /// each token), or a word beginning with `prefix`, or both words of `split`.
+    struct WordLookup: Equatable, Sendable {
+        var words: [String]
+        var stemKey: String
+        var prefix: String?
+        var split: Split?
+    }
+
+    /// The lookups for query word `index`.
+    func lookup(forWord index: Int) -> WordLookup {
+        let word = query.words[index]
+        var words = [word.text] + typoCandidates[index].map(\.word)
+        for (number, join) in query.joins.enumerated()
+        where (join.first..<(join.first + join.count)).contains(index) && joinsInVocabulary?[number] != false && !words.contains(join.word) {
+            words.append(join.word)
+        }
+        return WordLookup(words: words, stemKey: word.stemKey, prefix: word.isPrefix ? word.text : nil, split: splits[index])
     }
 
     /// The query words `token` matches, each once with its best kind. When `next` is the token at

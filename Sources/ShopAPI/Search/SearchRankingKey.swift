@@ -45,14 +45,3 @@ struct SearchRankingKey: Comparable, Sendable {
         return a.catalogPosition < b.catalogPosition
     }
 }
-
-/// What a corpus looks like, for the BM25F part of the ranking (`SearchRankingKey.relevance`):
-/// how many products there are and the average number of positions of each field. A store keeps
-/// these as counters; both stores must give the same figures for the same catalog. Value type;
-/// `Sendable`.
-struct SearchCorpusStatistics: Sendable {
-    var documentCount: Int
-    /// Per field (`SearchField.rawValue`): the average number of positions (0 when no product has
-    /// the field).
-    var averageFieldLengths: [Double]
-}

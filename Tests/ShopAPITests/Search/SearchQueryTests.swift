@@ -77,4 +77,13 @@ final class SearchQueryTests: XCTestCase {
         XCTAssertEqual(matches, [[.exact], [.exact], [.joined, .joined], [.stem], [.prefix], []])
         XCTAssertEqual(plan.matches(of: tokens[2]).map(\.word), [0, 1], "the joined word stands for both words")
     }
+
+    func test_lookup_listsWhatAStoreLooksUpForAWord() throws {
+        let vocabulary = SearchMemoryVocabulary(frequencies: ["grinder": 5, "pourover": 2, "power": 4, "bank": 3])
+        let plan = try SearchQueryPlan(query: SearchQuery("pour over grnder powerbank"), vocabulary: vocabulary)
+        XCTAssertEqual(plan.lookup(forWord: 0), .init(words: ["pour", "pourover"], stemKey: "pour", prefix: nil, split: nil))
+        XCTAssertEqual(plan.lookup(forWord: 2).words, ["grnder", "grinder"], "joins no product has are left out")
+        XCTAssertEqual(plan.lookup(forWord: 3), .init(words: ["powerbank"], stemKey: "powerbank", prefix: "powerbank",
+                                                      split: .init(first: "power", second: "bank")))
+    }
 }
