@@ -19,9 +19,12 @@ enum SearchStemmer {
     static func stem(_ word: String) -> String? {
         let utf8 = word.utf8
         guard utf8.count >= 3, let last = utf8.last, utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { return nil }
+        // Only a word ending in s, e or y changes, or one of the few irregular plurals that do
+        // not: the others cost no hashing and no allocation.
+        guard last == UInt8(ascii: "s") || last == UInt8(ascii: "e") || last == UInt8(ascii: "y") else {
+            return irregularWithOtherEndings.contains(word) ? irregular[word] : nil
+        }
         if let key = irregular[word] { return key == word ? nil : key }
-        // Only a word ending in s, e or y changes: the others cost no allocation.
-        guard last == UInt8(ascii: "s") || last == UInt8(ascii: "e") || last == UInt8(ascii: "y") else { return nil }
         var scalars = Array(utf8)  // a–z only past the guard: one byte a letter
         strip(&scalars)
         let stem = String(decoding: scalars, as: UTF8.self)
@@ -55,6 +58,9 @@ enum SearchStemmer {
         default: false
         }
     }
+
+    /// The words of `irregular` that end in neither s, e nor y (compared without hashing).
+    private static let irregularWithOtherEndings: [String] = ["feet", "teeth", "children", "women"]
 
     /// Words no rule above gets right, each to the key its singular gets from the rules.
     private static let irregular: [String: String] = [

@@ -1,9 +1,10 @@
 /// Splits a text into its runs of letters and digits (`SearchText`'s words: lowercased, Latin
 /// accents removed, combining marks dropped, cut to `SearchText.maxWordLength` scalars), and says
 /// what joins each run to the next, so that `SearchAnalyzer` can rebuild `De'Longhi`, `pour-over`,
-/// `1.5 l` and `BRZ-ENC-001`. Reads each Unicode scalar of the text once; allocates one `String`
-/// per run, never per character (a non-ASCII uppercase letter is lowercased through its Unicode
-/// mapping). Pure; thread-safe.
+/// `1.5 l` and `BRZ-ENC-001`. Reads each UTF-8 byte of the text once, in place (ASCII directly,
+/// other scalars decoded as it goes); allocates one `String` per run, never per character, except
+/// for a non-ASCII uppercase letter, lowercased through its Unicode mapping (a `String`). The runs
+/// are exactly `SearchText.words(in:)`. Pure; thread-safe.
 enum SearchWordScanner {
     /// What lies between a run and the next one.
     enum Gap: UInt8, Sendable {
@@ -80,12 +81,12 @@ enum SearchWordScanner {
             gapLength += 1
         }
 
-        for scalar in text.unicodeScalars {
+        func scan(_ scalar: Unicode.Scalar) {
             let width = scalar.value > 0xFFFF ? 2 : 1
             defer { offset += width }
             switch scalar.value {
             case 0x61...0x7A: append(scalar, isDigit: false)
-            case 0x41...0x5A: append(Unicode.Scalar(scalar.value + 32)!, isDigit: false)
+            case 0x41...0x5A: append(Unicode.Scalar(UInt8(scalar.value) + 32), isDigit: false)
             case 0x30...0x39: append(scalar, isDigit: true)
             case 0x27, 0x2019, 0x02BC: separate(.apostrophe)
             case 0x2D, 0x2010, 0x2011, 0x2B, 0x26: separate(.hyphen)
@@ -98,7 +99,8 @@ enum SearchWordScanner {
                 case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
                      .letterNumber, .otherNumber:
                     if scalar.properties.changesWhenLowercased {
-                        for lower in scalar.properties.lowercaseMapping.unicodeScalars {
+                        for lower in scalar.properties.lowercaseMapping.unicodeScalars
+                        where lower.properties.generalCategory != .nonspacingMark {
                             append(SearchFolding.folded(lower), isDigit: false)
                         }
                     } else {
@@ -107,13 +109,41 @@ enum SearchWordScanner {
                 case .decimalNumber:
                     append(scalar, isDigit: false)
                 case .nonspacingMark, .spacingMark, .enclosingMark:
-                    continue
+                    return
                 case .spaceSeparator:
                     separate(.space)
                 default:
                     separate(.other)
                 }
             }
+        }
+
+        // The bytes of the text once, in place: ASCII directly, other scalars decoded from UTF-8
+        // (a Swift string is valid UTF-8).
+        var text = text
+        text.makeContiguousUTF8()
+        let scanned: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                if lead < 0x80 {
+                    scan(Unicode.Scalar(lead))
+                    index += 1
+                    continue
+                }
+                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+                var next = index + 1
+                while next < index + length, next < bytes.count {
+                    value = value << 6 | UInt32(bytes[next] & 0x3F)
+                    next += 1
+                }
+                scan(Unicode.Scalar(value) ?? "\u{FFFD}")
+                index = next
+            }
+        }
+        if scanned == nil {
+            for scalar in text.unicodeScalars { scan(scalar) }
         }
         flush()
         return runs

@@ -98,4 +98,14 @@ final class SearchAnalyzerTests: XCTestCase {
         }
         XCTAssertEqual(words(String(repeating: "x", count: 500)).first?.count, SearchText.maxWordLength)
     }
+
+    func test_scannerRuns_areExactlySearchTextsWords_onRandomMixedText() {
+        var random = SplitMix64(seed: 11)
+        let pool: [String] = ["a", "Z", "q", "7", "0", " ", "-", "'", ".", ",", "é", "É", "Ö", "ß", "ø", "İ", "𐐀", "\u{301}",
+                              "日", "٣", "—", "’", "\t", "🎉", "ǅ"]
+        for _ in 0..<2000 {
+            let text = (0..<random.next(below: 24)).map { _ in random.pick(pool) }.joined()
+            XCTAssertEqual(SearchWordScanner.runs(in: text).map(\.text), SearchText.words(in: text), text)
+        }
+    }
 }

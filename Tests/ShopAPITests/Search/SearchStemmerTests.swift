@@ -10,7 +10,8 @@ final class SearchStemmerTests: XCTestCase {
                      ("glass", "glasses"), ("wash", "washes"), ("box", "boxes"), ("cookie", "cookies"),
                      ("glove", "gloves"), ("toy", "toys"), ("shelf", "shelves"), ("leash", "leashes"),
                      ("sock", "socks"), ("tee", "tees"), ("foot", "feet"), ("measure", "measures"),
-                     ("pan", "pans"), ("monitor", "monitors"), ("brush", "brushes"), ("lens", "lenses")]
+                     ("pan", "pans"), ("monitor", "monitors"), ("brush", "brushes"), ("lens", "lenses"),
+                     ("child", "children"), ("woman", "women"), ("tooth", "teeth"), ("person", "people")]
         for (singular, plural) in pairs {
             XCTAssertEqual(key(singular), key(plural), "\(singular) / \(plural)")
         }
