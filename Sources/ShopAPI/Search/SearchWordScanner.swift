@@ -1,9 +1,9 @@
 /// Splits a text into its runs of letters and digits (`SearchText`'s words: lowercased, Latin
 /// accents removed, combining marks dropped, cut to `SearchText.maxWordLength` scalars), and says
 /// what joins each run to the next, so that `SearchAnalyzer` can rebuild `De'Longhi`, `pour-over`,
-/// `1.5 l` and `BRZ-ENC-001`. Reads each UTF-8 byte of the text once, in place (ASCII directly,
-/// other scalars decoded as it goes); allocates one `String` per run, never per character, except
-/// for a non-ASCII uppercase letter, lowercased through its Unicode mapping (a `String`). The runs
+/// `1.5 l` and `BRZ-ENC-001`. Reads each Unicode scalar of the text once; allocates one
+/// `String` per run, never per character, except for a non-ASCII uppercase letter, lowercased
+/// through its Unicode mapping (a `String`). The runs
 /// are exactly `SearchText.words(in:)`. Pure; thread-safe.
 enum SearchWordScanner {
     /// What lies between a run and the next one.
@@ -81,7 +81,7 @@ enum SearchWordScanner {
             gapLength += 1
         }
 
-        func scan(_ scalar: Unicode.Scalar) {
+        for scalar in text.unicodeScalars {
             let width = scalar.value > 0xFFFF ? 2 : 1
             defer { offset += width }
             switch scalar.value {
@@ -109,41 +109,13 @@ enum SearchWordScanner {
                 case .decimalNumber:
                     append(scalar, isDigit: false)
                 case .nonspacingMark, .spacingMark, .enclosingMark:
-                    return
+                    continue
                 case .spaceSeparator:
                     separate(.space)
                 default:
                     separate(.other)
                 }
             }
-        }
-
-        // The bytes of the text once, in place: ASCII directly, other scalars decoded from UTF-8
-        // (a Swift string is valid UTF-8).
-        var text = text
-        text.makeContiguousUTF8()
-        let scanned: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            var index = 0
-            while index < bytes.count {
-                let lead = bytes[index]
-                if lead < 0x80 {
-                    scan(Unicode.Scalar(lead))
-                    index += 1
-                    continue
-                }
-                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-                var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
-                var next = index + 1
-                while next < index + length, next < bytes.count {
-                    value = value << 6 | UInt32(bytes[next] & 0x3F)
-                    next += 1
-                }
-                scan(Unicode.Scalar(value) ?? "\u{FFFD}")
-                index = next
-            }
-        }
-        if scanned == nil {
-            for scalar in text.unicodeScalars { scan(scalar) }
         }
         flush()
         return runs
