@@ -19,6 +19,9 @@ public struct CatalogItem: Codable, Sendable, Equatable {
     public let inStock: Bool
     /// Every variant of the product, in the order they were added; the first is `sku`'s.
     public let variants: [VariantChoice]
+    /// Where a search matched this product, when the search asked (`ProductSearchRequest.highlights`);
+    /// nil (omitted from JSON) otherwise, and always in listings.
+    public private(set) var highlights: CatalogItemHighlights?
 
     /// The entry of `first` (the product's first variant) with the choices `variants` (never
     /// empty; `first`'s among them).
@@ -35,6 +38,13 @@ public struct CatalogItem: Codable, Sendable, Equatable {
         priceMaxCents = variants.map(\.priceCents).max() ?? first.priceCents
         inStock = variants.contains(where: \.inStock)
         self.variants = variants
+    }
+
+    /// This entry with `highlights`.
+    public func highlighted(_ highlights: CatalogItemHighlights) -> CatalogItem {
+        var item = self
+        item.highlights = highlights
+        return item
     }
 }
 

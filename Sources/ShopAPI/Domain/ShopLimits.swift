@@ -21,8 +21,12 @@ public enum ShopLimits {
     /// overflow checks (`[CartLine].checkedTotalCents`): carts written before this limit existed,
     /// or under a larger one later, may hold more.
     public static let maxCartLines = 100
-    /// Most products one search returns; larger limits are clamped to this.
+    /// Most products one search page returns; larger limits are clamped to this.
     public static let maxSearchResults = 200
+    /// Products per search page when a caller passes no limit (or one below 1).
+    public static let defaultSearchPageSize = 20
+    /// Most values `ProductSearchFilters.categories` or `.brands` may list. Enforced by the binding.
+    public static let maxSearchFilterValues = 50
     /// Highest level `admin.stock.adjust` and `admin.stock.set` may leave a SKU at, and largest
     /// delta an adjust may ask. (Cancelled orders give their units back whatever the level.)
     public static let maxStock = 1_000_000_000
