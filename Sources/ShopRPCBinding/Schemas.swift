@@ -20,8 +20,14 @@ enum Schemas {
         ["type": "string", "enum": .array(values.map { .string($0) })]
     }
 
-    static func params(_ properties: JSONObject, required: [String] = []) -> JSONValue {
-        ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) })]
+    /// The schema of a params object; `closed` ones refuse members they do not list.
+    static func params(_ properties: JSONObject, required: [String] = [], closed: Bool = false) -> JSONValue {
+        var schema: JSONValue = ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) })]
+        if closed, case .object(var members) = schema {
+            members.append("additionalProperties", false)
+            schema = .object(members)
+        }
+        return schema
     }
 
     static let dateTime: JSONValue = ["type": "string", "format": "date-time"]

@@ -14,6 +14,7 @@ struct CatalogListParams: DeclaredParams {
     var cursor: String?
     var limit: Int?
     var category: String?
+    static let rejectsUnknownMembers = true
     static let fields: [ParamField<Self>] = [
         .optionalIdentifier("cursor", \.cursor, cursorDoc),
         .optionalInteger("limit", \.limit, pageLimit, limitDoc),
@@ -23,6 +24,7 @@ struct CatalogListParams: DeclaredParams {
 
 struct CatalogCountParams: DeclaredParams {
     var category: String?
+    static let rejectsUnknownMembers = true
     static let fields: [ParamField<Self>] = [
         .optionalIdentifier("category", \.category, "Only products of this category."),
     ]
@@ -45,10 +47,43 @@ struct HandleParams: DeclaredParams {
 struct CatalogSearchParams: DeclaredParams {
     var query = ""
     var limit: Int?
+    var cursor: String?
+    var sort: String?
+    var category: [String] = []
+    var brand: [String] = []
+    var priceMin: Int?
+    var priceMax: Int?
+    var inStock: Bool?
+    var facets: [String] = []
+    var highlight: Bool?
+    static let rejectsUnknownMembers = true
     static let fields: [ParamField<Self>] = [
-        .text("query", \.query, maxBytes: 1024, "The words to find."),
-        .optionalInteger("limit", \.limit, pageLimit, limitDoc),
+        .text("query", \.query, maxBytes: 1024,
+              "What the shopper typed: words in any order, typos and plurals forgiven, the last word read as a prefix. Empty: browse every product the filters let through."),
+        .optionalInteger("limit", \.limit, 1...ShopLimits.maxSearchResults,
+                         "Most products per page, 1 to \(ShopLimits.maxSearchResults) (default \(ShopLimits.defaultSearchPageSize))."),
+        .optionalIdentifier("cursor", \.cursor, "The nextCursor of the page before, with the same query, filters and sort; absent for the first page."),
+        .optionalOneOf("sort", \.sort, ProductSearchSort.allCases.map(\.rawValue),
+                       "relevance (default; catalog order when browsing), price-asc, price-desc (by the lowest variant price), newest (last added first) or name."),
+        .identifierOrList("category", \.category, maxCount: ShopLimits.maxSearchFilterValues, "Only products of this category, or of one of these."),
+        .identifierOrList("brand", \.brand, maxCount: ShopLimits.maxSearchFilterValues, "Only products of this brand, or of one of these."),
+        .optionalInteger("priceMin", \.priceMin, atLeast: 0, "Only products with a variant costing at least this, in minor units (cents)."),
+        .optionalInteger("priceMax", \.priceMax, atLeast: 0,
+                         "Only products with a variant costing at most this, in minor units; with priceMin, one variant within both."),
+        .optionalBoolean("inStock", \.inStock, "true: only products with a variant in stock; false: only products with none."),
+        .optionalList("facets", \.facets, oneOf: ProductFacetField.allCases.map(\.rawValue),
+                      "Count the matching products (all of them, not only this page) by these fields: category, brand."),
+        .optionalBoolean("highlight", \.highlight, "true: each item says which parts of its name and description matched (UTF-16 offsets)."),
     ]
+
+    /// The search these params ask for (after `validate()`).
+    var request: ProductSearchRequest {
+        ProductSearchRequest(
+            query: query, sort: sort.flatMap(ProductSearchSort.init(rawValue:)) ?? .relevance,
+            limit: limit ?? ShopLimits.defaultSearchPageSize, cursor: cursor,
+            filters: ProductSearchFilters(categories: category, brands: brand, priceMinCents: priceMin, priceMaxCents: priceMax, inStock: inStock),
+            facets: facets.compactMap(ProductFacetField.init(rawValue:)), highlights: highlight ?? false)
+    }
 }
 
 struct InventoryCheckParams: DeclaredParams {

@@ -50,6 +50,27 @@ extension CatalogItem: DeclaredResult, JSONWritable {
         .integer("priceMaxCents", { $0.priceMaxCents }, "The highest price of its variants."),
         .boolean("inStock", { $0.inStock }, "Whether any variant has a unit available."),
         .array("variants", { $0.variants }, "Every variant, in catalog order; the first is sku's."),
+        .optionalObject("highlights", { $0.highlights }, "Where the query matched the name and description (catalog.search with highlight: true); absent otherwise."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension CatalogItemHighlights: DeclaredResult, JSONWritable {
+    static let title = "CatalogItemHighlights"
+    static let summary = "The parts of an item's name and description a search matched, as UTF-16 offsets (as LSP and JavaScript count), sorted, not overlapping."
+    static let fields: [ResultField<CatalogItemHighlights>] = [
+        .array("name", { $0.name }, "Matched ranges of the name."),
+        .array("description", { $0.description }, "Matched ranges of the description."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension TextRange: DeclaredResult, JSONWritable {
+    static let title = "TextRange"
+    static let summary = "A range of UTF-16 code units: start included, end excluded."
+    static let fields: [ResultField<TextRange>] = [
+        .integer("start", { $0.start }, "Offset of the first code unit."),
+        .integer("end", { $0.end }, "Offset after the last code unit."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -166,11 +187,48 @@ extension Order: DeclaredResult, JSONWritable {
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
 
-extension ProductList: DeclaredResult, JSONWritable {
-    static let title = "ProductList"
-    static let summary = "Products, one entry each, in catalog order (the order they were first added)."
-    static let fields: [ResultField<ProductList>] = [
-        .array("items", { $0.items }, "The products, each with its variants."),
+extension ProductSearchPage: DeclaredResult, JSONWritable {
+    static let title = "SearchPage"
+    static let summary = "One page of a search: products best first (or in the sort asked), the total, the next cursor, how the query was read and the facet counts asked for."
+    static let fields: [ResultField<ProductSearchPage>] = [
+        .array("items", { $0.items }, "The page's products, each with its variants."),
+        .integer("total", { $0.total }, "How many products match the query and filters, in all (exact)."),
+        .optionalString("nextCursor", { $0.nextCursor }, "Pass as cursor, with the same query, filters and sort, for the next page; absent on the last page."),
+        .optionalString("readAs", { $0.readAs }, "The query as read after typo corrections (a \"did you mean\"); absent when nothing was corrected."),
+        .optionalArray("corrections", { $0.corrections }, "Each word no product has and the word it was read as; absent when none."),
+        .optionalStrings("droppedWords", { $0.droppedWords },
+                         "Words left out because all the words together found nothing (from the end, as Meilisearch does); absent when every word was used."),
+        .optionalObject("facets", { $0.facets }, "The counts asked for with facets, over every match; absent when none was asked."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension SearchWordCorrection: DeclaredResult, JSONWritable {
+    static let title = "SearchWordCorrection"
+    static let summary = "A query word no product has, and the word it was read as."
+    static let fields: [ResultField<SearchWordCorrection>] = [
+        .string("word", { $0.word }, "The word as typed (folded: lower case, no accents)."),
+        .string("readAs", { $0.readAs }, "The word it was read as."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension ProductFacetCounts: DeclaredResult, JSONWritable {
+    static let title = "FacetCounts"
+    static let summary = "For each field asked in facets, its values among the matching products, most products first, then by value."
+    static let fields: [ResultField<ProductFacetCounts>] = [
+        .optionalArray("category", { $0.category }, "Categories and how many matching products each has; present when asked."),
+        .optionalArray("brand", { $0.brand }, "Brands and how many matching products each has; present when asked (an empty brand is \"\")."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension FacetValueCount: DeclaredResult, JSONWritable {
+    static let title = "FacetValueCount"
+    static let summary = "One value of a facet and how many matching products have it."
+    static let fields: [ResultField<FacetValueCount>] = [
+        .string("value", { $0.value }, "The value."),
+        .integer("count", { $0.count }, "Matching products with it."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }

@@ -43,6 +43,8 @@ enum ServeCommand {
             readOnly: flags[ShopFlags.readOnly], postgresPoolSize: flags[ShopFlags.poolSize])
 
         var registry = MethodRegistry(ShopMethods.specs(service: service, inventory: inventory, customer: customer, allowedScopes: scopes))
+        // rpc.stats: what shoppers searched for and did not find (protocol.md, section 6.2).
+        registry.addStatsSection("search") { service.searchStats.snapshot.json }
         if let inventory {
             // rpc.stats: what the inventory client is doing (protocol.md, section 6.2).
             registry.addStatsSection("inventory") { inventory.stats.json }

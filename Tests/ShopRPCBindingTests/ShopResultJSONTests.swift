@@ -54,7 +54,14 @@ final class ShopResultJSONTests: XCTestCase {
         let item = CatalogItem(first: hoodie, variants: choices)
         try assertMatchesCodable(hoodie)
         try assertMatchesCodable(item)
-        try assertMatchesCodable(ProductList(items: [item, CatalogItem(first: product, variants: [])]))
+        try assertMatchesCodable(ProductSearchPage(items: [item, CatalogItem(first: product, variants: [])], total: 2, nextCursor: nil))
+        let highlighted = item.highlighted(CatalogItemHighlights(name: [TextRange(start: 0, end: 6)], description: []))
+        try assertMatchesCodable(highlighted)
+        try assertMatchesCodable(ProductSearchPage(
+            items: [highlighted], total: 41, nextCursor: "s1", readAs: "hoodie grey",
+            corrections: [SearchWordCorrection(word: "hoody", readAs: "hoodie")], droppedWords: ["grey"],
+            facets: ProductFacetCounts(category: [FacetValueCount(value: "apparel", count: 40), FacetValueCount(value: "gifts", count: 1)],
+                                       brand: nil)))
         try assertMatchesCodable(CatalogPage(items: [item], nextCursor: "SKU-0001"))
         try assertMatchesCodable(ProductWithVariants(
             handle: "hoodie", name: "Hoodie", description: "", category: "apparel", brand: "Acme", optionNames: ["Size"], currency: "USD",

@@ -7,11 +7,13 @@ import type { Readable, Writable } from 'node:stream';
 // MARK: - Shop types (protocol.md, section 7)
 
 // The shop's result and param types (Product, Cart, CartLine, Order, ProductPage, OrderPage,
-// ProductList, StockLevel, InventoryLevels, CatalogProduct, ImportSummary, ProductsArchived) and the
+// SearchPage, StockLevel, InventoryLevels, CatalogProduct, ImportSummary, ProductsArchived) and the
 // ShopMethods interface, generated from rpc.discover; and its error classes.
 import type { ShopMethods } from './lib/shop-methods.generated.js';
 import type { ShopErrorCodes } from './lib/shop-errors.generated.js';
 export * from './lib/shop-methods.generated.js';
+/** catalog.search's result by its name before relevance search (`items` is still there). */
+export type ProductList = import('./lib/shop-methods.generated.js').SearchPage;
 export * from './lib/shop-errors.generated.js';
 
 /** A page of a listing: `ProductPage` and `OrderPage` have this shape. */

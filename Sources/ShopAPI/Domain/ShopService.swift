@@ -19,6 +19,8 @@ public final class ShopService: Sendable {
     let makeOrderId: @Sendable () -> String
     /// The store's currency once known: it never changes after the first product (`ShopCurrency`).
     private let knownCurrency = Locked<String?>(nil)
+    /// The searches this service answered that found nothing (`searchProducts`), for `rpc.stats`.
+    public let searchStats = SearchStats()
 
     init(
         store: any ShopStore,

@@ -9,11 +9,24 @@ protocol DeclaredParams: JSONValueDecodable, Sendable {
     init()
     /// The members, in the order the schema lists them. A stored `static let`.
     static var fields: [ParamField<Self>] { get }
+    /// Whether a member the fields do not name is refused (a -32602 naming it) instead of ignored:
+    /// true for params that filter, where a misspelt or unsupported filter, silently ignored, would
+    /// answer something the caller did not ask for. False unless a type says otherwise.
+    static var rejectsUnknownMembers: Bool { get }
 }
 
 extension DeclaredParams {
+    static var rejectsUnknownMembers: Bool { false }
+
+    /// Whether `name` is one of the fields'.
+    static func declares(_ name: String) -> Bool {
+        fields.contains { $0.name == name }
+    }
+
     init?(jsonValue: JSONValue) {
         guard let members = ParamsMembers(jsonValue) else { return nil }
+        // An unknown member is left to `init(from:)`, whose error names it.
+        if Self.rejectsUnknownMembers, members.object.members.contains(where: { !Self.declares($0.key) }) { return nil }
         var params = Self()
         let read = Self.fields.withUnsafeBufferPointer { fields in
             for index in fields.indices where !fields[index].read(members, &params) { return false }
@@ -25,6 +38,10 @@ extension DeclaredParams {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ParamKey.self)
+        if Self.rejectsUnknownMembers, let unknown = container.allKeys.first(where: { !Self.declares($0.stringValue) }) {
+            let names = Self.fields.map(\.name).joined(separator: ", ")
+            throw DecodingError.dataCorrupted(.init(codingPath: [unknown], debugDescription: "unknown member (this method takes \(names))"))
+        }
         var params = Self()
         for field in Self.fields { try field.decode(container, &params) }
         self = params
@@ -39,6 +56,6 @@ extension DeclaredParams {
     static var schema: JSONValue {
         var properties = JSONObject()
         for field in fields { properties.append(field.name, field.schema) }
-        return Schemas.params(properties, required: fields.filter(\.required).map(\.name))
+        return Schemas.params(properties, required: fields.filter(\.required).map(\.name), closed: rejectsUnknownMembers)
     }
 }

@@ -148,7 +148,7 @@ extension ParamField {
     }
 
     /// An optional member (absent or null: nil), checked only when present.
-    private static func optional<Value: MemberValue>(
+    static func optional<Value: MemberValue>(
         _ name: String, _ path: WritableKeyPath<Params, Value?> & Sendable, schema: JSONValue, doc: String,
         check: @escaping @Sendable (Value) throws(RPCError) -> Void
     ) -> ParamField {
@@ -166,7 +166,7 @@ extension ParamField {
     }
 
     /// A required array of `count` elements, each checked by `checkElement` (with its index).
-    private static func array<Element: Decodable & Sendable>(
+    static func array<Element: Decodable & Sendable>(
         _ name: String, _ path: WritableKeyPath<Params, [Element]> & Sendable, count: ClosedRange<Int>, noun: String, itemSchema: JSONValue,
         doc: String, read: @escaping @Sendable (ParamsMembers) -> [Element]?,
         checkElement: @escaping @Sendable (Element, Int) throws(RPCError) -> Void
@@ -190,7 +190,7 @@ extension ParamField {
                     })
     }
 
-    private static func make(
+    static func make(
         _ name: String, required: Bool, schema: JSONValue, doc: String,
         read: @escaping @Sendable (ParamsMembers, inout Params) -> Bool,
         decode: @escaping @Sendable (KeyedDecodingContainer<ParamKey>, inout Params) throws -> Void,
@@ -211,6 +211,11 @@ protocol MemberValue: Decodable, Sendable {
 extension String: MemberValue {
     static func read(_ name: String, from members: ParamsMembers) -> String? { members.string(name) }
     static func readOptional(_ name: String, from members: ParamsMembers) -> String?? { members.optionalString(name) }
+}
+
+extension Bool: MemberValue {
+    static func read(_ name: String, from members: ParamsMembers) -> Bool? { members.bool(name) }
+    static func readOptional(_ name: String, from members: ParamsMembers) -> Bool?? { members.optionalBool(name) }
 }
 
 extension Int: MemberValue {

@@ -52,4 +52,16 @@ struct ParamsMembers {
         guard case .int(let number) = value, let int = Int(exactly: number) else { return nil }
         return .some(int)
     }
+
+    func bool(_ key: String) -> Bool? {
+        guard case .bool(let value)? = object[key] else { return nil }
+        return value
+    }
+
+    /// As `optionalString`, for a Boolean.
+    func optionalBool(_ key: String) -> Bool?? {
+        guard let value = object[key], value != .null else { return .some(nil) }
+        guard case .bool(let bool) = value else { return nil }
+        return .some(bool)
+    }
 }

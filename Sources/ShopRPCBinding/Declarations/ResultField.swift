@@ -91,6 +91,35 @@ extension ResultField {
         }
     }
 
+    /// An array of strings, present only when not nil.
+    static func optionalStrings(_ name: StaticString, _ value: @escaping @Sendable (Result) -> [String]?, _ doc: String) -> ResultField {
+        make(name, required: false, schema: ["type": "array", "items": Schemas.string], doc: doc) { result, json in
+            guard let strings = value(result) else { return }
+            json.key(name)
+            json.beginArray()
+            for string in strings { json.string(string) }
+            json.endArray()
+        }
+    }
+
+    /// An array of declared results, present only when not nil.
+    static func optionalArray<Element: DeclaredResult & JSONWritable>(_ name: StaticString, _ value: @escaping @Sendable (Result) -> [Element]?,
+                                                                     _ doc: String) -> ResultField {
+        make(name, required: false, schema: ["type": "array", "items": Element.schema], doc: doc) { result, json in
+            if let elements = value(result) { json.member(name, array: elements) }
+        }
+    }
+
+    /// A declared result, as an object member present only when not nil.
+    static func optionalObject<Member: DeclaredResult & JSONWritable>(_ name: StaticString, _ value: @escaping @Sendable (Result) -> Member?,
+                                                                     _ doc: String) -> ResultField {
+        make(name, required: false, schema: Member.schema, doc: doc) { result, json in
+            guard let member = value(result) else { return }
+            json.key(name)
+            member.write(to: &json)
+        }
+    }
+
     private static func make(_ name: StaticString, required: Bool = true, schema: JSONValue, doc: String,
                              write: @escaping @Sendable (Result, inout JSONOutput) -> Void) -> ResultField {
         ResultField(name: name, required: required, schema: Schemas.describing(schema, doc), write: write)

@@ -24,6 +24,22 @@ export interface VariantChoice {
   inStock: boolean;
 }
 
+/** A range of UTF-16 code units: start included, end excluded. */
+export interface TextRange {
+  /** Offset of the first code unit. */
+  start: number;
+  /** Offset after the last code unit. */
+  end: number;
+}
+
+/** Where the query matched the name and description (catalog.search with highlight: true); absent otherwise. */
+export interface CatalogItemHighlights {
+  /** Matched ranges of the name. */
+  name: TextRange[];
+  /** Matched ranges of the description. */
+  description: TextRange[];
+}
+
 /** One product of a listing or search: its first variant's sku and price, the product's fields, its price range and its variants. */
 export interface CatalogItem {
   /** The SKU of the product's first variant. */
@@ -50,6 +66,8 @@ export interface CatalogItem {
   inStock: boolean;
   /** Every variant, in catalog order; the first is sku's. */
   variants: VariantChoice[];
+  /** Where the query matched the name and description (catalog.search with highlight: true); absent otherwise. */
+  highlights?: CatalogItemHighlights;
 }
 
 /** One page of products, one entry each, in catalog order. */
@@ -122,10 +140,46 @@ export interface ProductWithVariants {
   variants: ProductVariant[];
 }
 
-/** Products, one entry each, in catalog order (the order they were first added). */
-export interface ProductList {
-  /** The products, each with its variants. */
+/** A query word no product has, and the word it was read as. */
+export interface SearchWordCorrection {
+  /** The word as typed (folded: lower case, no accents). */
+  word: string;
+  /** The word it was read as. */
+  readAs: string;
+}
+
+/** One value of a facet and how many matching products have it. */
+export interface FacetValueCount {
+  /** The value. */
+  value: string;
+  /** Matching products with it. */
+  count: number;
+}
+
+/** The counts asked for with facets, over every match; absent when none was asked. */
+export interface FacetCounts {
+  /** Categories and how many matching products each has; present when asked. */
+  category?: FacetValueCount[];
+  /** Brands and how many matching products each has; present when asked (an empty brand is ""). */
+  brand?: FacetValueCount[];
+}
+
+/** One page of a search: products best first (or in the sort asked), the total, the next cursor, how the query was read and the facet counts asked for. */
+export interface SearchPage {
+  /** The page's products, each with its variants. */
   items: CatalogItem[];
+  /** How many products match the query and filters, in all (exact). */
+  total: number;
+  /** Pass as cursor, with the same query, filters and sort, for the next page; absent on the last page. */
+  nextCursor?: string;
+  /** The query as read after typo corrections (a "did you mean"); absent when nothing was corrected. */
+  readAs?: string;
+  /** Each word no product has and the word it was read as; absent when none. */
+  corrections?: SearchWordCorrection[];
+  /** Words left out because all the words together found nothing (from the end, as Meilisearch does); absent when every word was used. */
+  droppedWords?: string[];
+  /** The counts asked for with facets, over every match; absent when none was asked. */
+  facets?: FacetCounts;
 }
 
 /** Units of one SKU available now. */
@@ -274,8 +328,8 @@ export interface ShopMethods {
   /** `catalog.product`: One product with every variant of it and their stock. */
   catalogProduct(handle: string, options?: CallOptions): Promise<ProductWithVariants>;
 
-  /** `catalog.search`: Products (one entry each, with its variants) whose name and category have every word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order. */
-  catalogSearch(query: string, page?: { limit?: number }, options?: CallOptions): Promise<ProductList>;
+  /** `catalog.search`: Finds products (one entry each, with its variants) by what a shopper typed, forgiving typos, plurals and spacing, best match first; with filters, facet counts, a total and cursor paging. An empty query browses. */
+  catalogSearch(query: string, page?: { limit?: number; cursor?: string; sort?: 'relevance' | 'price-asc' | 'price-desc' | 'newest' | 'name'; category?: string | string[]; brand?: string | string[]; priceMin?: number; priceMax?: number; inStock?: boolean; facets?: ('category' | 'brand')[]; highlight?: boolean }, options?: CallOptions): Promise<SearchPage>;
 
   /** `inventory.check`: Units available per sku, in request order. */
   inventoryCheck(skus: string[], options?: CallOptions): Promise<InventoryLevels>;

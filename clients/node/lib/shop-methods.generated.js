@@ -79,13 +79,33 @@ export class ShopMethods extends RPCClient {
   }
 
   /**
-   * `catalog.search`: Products (one entry each, with its variants) whose name and category have every word of
-   * the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.
-   * @param {string} query The words to find.
+   * `catalog.search`: Finds products (one entry each, with its variants) by what a shopper typed, forgiving
+   * typos, plurals and spacing, best match first; with filters, facet counts, a total and cursor paging. An
+   * empty query browses.
+   * @param {string} query What the shopper typed: words in any order, typos and plurals forgiven, the last
+   *   word read as a prefix. Empty: browse every product the filters let through.
    * @param {object} [page] not sent when `undefined`
-   * @param {number} [page.limit] Most items to return, 1 to 200 (default 50).
+   * @param {number} [page.limit] Most products per page, 1 to 200 (default 20).
+   * @param {string} [page.cursor] The nextCursor of the page before, with the same query, filters and sort;
+   *   absent for the first page.
+   * @param {'relevance' | 'price-asc' | 'price-desc' | 'newest' | 'name'} [page.sort] relevance (default;
+   *   catalog order when browsing), price-asc, price-desc (by the lowest variant price), newest (last added
+   *   first) or name.
+   * @param {string | string[]} [page.category] Only products of this category, or of one of these.
+   * @param {string | string[]} [page.brand] Only products of this brand, or of one of these.
+   * @param {number} [page.priceMin] Only products with a variant costing at least this, in minor units
+   *   (cents).
+   * @param {number} [page.priceMax] Only products with a variant costing at most this, in minor units; with
+   *   priceMin, one variant within both.
+   * @param {boolean} [page.inStock] true: only products with a variant in stock; false: only products with
+   *   none.
+   * @param {('category' | 'brand')[]} [page.facets] Count the matching products (all of them, not only this
+   *   page) by these fields: category, brand.
+   * @param {boolean} [page.highlight] true: each item says which parts of its name and description matched
+   *   (UTF-16 offsets).
    * @param {import('../index.js').CallOptions} [options] the server's deadline for this method is 30000 ms
-   * @returns {Promise<import('../index.js').ProductList>}
+   * @returns {Promise<import('../index.js').SearchPage>}
+   * @throws {ShopError} (rejects, 1006 `InvalidCursor`) A cursor is not one this listing issued.
    * @throws {ShopError} (rejects, 1007 `Interrupted`) The store stopped the work (normally answered as the
    *   deadline or cancel that stopped it).
    * @throws {ShopError} (rejects, 1008 `StorageError`) The store failed; nothing is said of why but in the
@@ -93,8 +113,8 @@ export class ShopMethods extends RPCClient {
    * @throws {StoreBusyError} (rejects, 1010 `StoreBusy`) Another writer held the store too long; nothing was
    *   changed, and the call may be made again.
    */
-  catalogSearch(query, { limit } = {}, options) {
-    return this.call('catalog.search', definedMembers({ query, limit }), options);
+  catalogSearch(query, { limit, cursor, sort, category, brand, priceMin, priceMax, inStock, facets, highlight } = {}, options) {
+    return this.call('catalog.search', definedMembers({ query, limit, cursor, sort, category, brand, priceMin, priceMax, inStock, facets, highlight }), options);
   }
 
   /**

@@ -38,7 +38,7 @@ class NotFoundError(ShopError):
     ``data``: ``entity``, ``id``."""
 
     @property
-    def entity(self) -> Optional[str]:
+    def entity(self) -> Optional[Literal["product", "cart", "order"]]:
         """``data.entity``, when the server gave it."""
         return self.data.get("entity")
 

@@ -11,13 +11,15 @@ from typing import Any, Callable, Dict, Optional, TypedDict
 
 from . import models_generated
 from .models_generated import *  # noqa: F401,F403 - the shop's result and param types
-from .models_generated import ProductList
+from .models_generated import SearchPage
 
-__all__ = [*models_generated.__all__, "SearchResult", "LatencyQuantiles", "MethodStats", "ServerStats",
+__all__ = [*models_generated.__all__, "SearchResult", "ProductList", "LatencyQuantiles", "MethodStats", "ServerStats",
            "ProgressCallback", "NotificationHandler"]
 
-#: ``catalog.search``'s result, by the name this client gave it before the type was generated.
-SearchResult = ProductList
+#: ``catalog.search``'s result, by the names this client gave it before (``items`` is still there;
+#: ``total``, ``nextCursor`` and the rest came with relevance search).
+SearchResult = SearchPage
+ProductList = SearchPage
 
 
 class LatencyQuantiles(TypedDict):

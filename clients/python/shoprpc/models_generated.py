@@ -5,10 +5,11 @@ extra keys."""
 
 from __future__ import annotations
 
-from typing import Any, List, TypedDict
+from typing import Any, List, Literal, TypedDict
 
-__all__ = ["ProductOption", "VariantChoice", "CatalogItem", "ProductPage", "ProductCount", "Product", "ProductVariant",
-           "ProductWithVariants", "ProductList", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
+__all__ = ["ProductOption", "VariantChoice", "TextRange", "CatalogItemHighlights", "CatalogItem", "ProductPage",
+           "ProductCount", "Product", "ProductVariant", "ProductWithVariants", "SearchWordCorrection",
+           "FacetValueCount", "FacetCounts", "SearchPage", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
            "OrderPage", "CatalogProduct", "ImportSummary", "ProductsArchived"]
 
 
@@ -34,10 +35,24 @@ class VariantChoice(TypedDict):
     inStock: bool
 
 
-class CatalogItem(TypedDict):
-    """One product of a listing or search: its first variant's sku and price, the product's fields, its price
-    range and its variants."""
+class TextRange(TypedDict):
+    """A range of UTF-16 code units: start included, end excluded."""
 
+    #: Offset of the first code unit.
+    start: int
+    #: Offset after the last code unit.
+    end: int
+
+
+class CatalogItemHighlights(TypedDict):
+    """Where the query matched the name and description (catalog.search with highlight: true); absent otherwise."""
+
+    #: Matched ranges of the name.
+    name: List[TextRange]
+    #: Matched ranges of the description.
+    description: List[TextRange]
+
+class _CatalogItemRequired(TypedDict):
     #: The SKU of the product's first variant.
     sku: str
     #: The product's name.
@@ -62,6 +77,15 @@ class CatalogItem(TypedDict):
     inStock: bool
     #: Every variant, in catalog order; the first is sku's.
     variants: List[VariantChoice]
+
+
+class CatalogItem(_CatalogItemRequired, total=False):
+    """One product of a listing or search: its first variant's sku and price, the product's fields, its price
+    range and its variants."""
+
+    #: Where the query matched the name and description (catalog.search with highlight: true); absent
+    #: otherwise.
+    highlights: CatalogItemHighlights
 
 class _ProductPageRequired(TypedDict):
     #: The page's products, each with its variants.
@@ -141,11 +165,54 @@ class ProductWithVariants(TypedDict):
     variants: List[ProductVariant]
 
 
-class ProductList(TypedDict):
-    """Products, one entry each, in catalog order (the order they were first added)."""
+class SearchWordCorrection(TypedDict):
+    """A query word no product has, and the word it was read as."""
 
-    #: The products, each with its variants.
+    #: The word as typed (folded: lower case, no accents).
+    word: str
+    #: The word it was read as.
+    readAs: str
+
+
+class FacetValueCount(TypedDict):
+    """One value of a facet and how many matching products have it."""
+
+    #: The value.
+    value: str
+    #: Matching products with it.
+    count: int
+
+
+class FacetCounts(TypedDict, total=False):
+    """The counts asked for with facets, over every match; absent when none was asked."""
+
+    #: Categories and how many matching products each has; present when asked.
+    category: List[FacetValueCount]
+    #: Brands and how many matching products each has; present when asked (an empty brand is "").
+    brand: List[FacetValueCount]
+
+class _SearchPageRequired(TypedDict):
+    #: The page's products, each with its variants.
     items: List[CatalogItem]
+    #: How many products match the query and filters, in all (exact).
+    total: int
+
+
+class SearchPage(_SearchPageRequired, total=False):
+    """One page of a search: products best first (or in the sort asked), the total, the next cursor, how the
+    query was read and the facet counts asked for."""
+
+    #: Pass as cursor, with the same query, filters and sort, for the next page; absent on the last page.
+    nextCursor: str
+    #: The query as read after typo corrections (a "did you mean"); absent when nothing was corrected.
+    readAs: str
+    #: Each word no product has and the word it was read as; absent when none.
+    corrections: List[SearchWordCorrection]
+    #: Words left out because all the words together found nothing (from the end, as Meilisearch does); absent
+    #: when every word was used.
+    droppedWords: List[str]
+    #: The counts asked for with facets, over every match; absent when none was asked.
+    facets: FacetCounts
 
 class _StockLevelRequired(TypedDict):
     #: The SKU.
@@ -205,7 +272,7 @@ class _OrderRequired(TypedDict):
     #: ISO 4217 code of the total's currency.
     currency: str
     #: placed or cancelled.
-    status: str
+    status: Literal["placed", "cancelled"]
     #: When it was placed (ISO 8601, UTC).
     createdAt: str
 
@@ -263,7 +330,7 @@ class CatalogProduct(_CatalogProductRequired, total=False):
     #: The product's brand; may be empty.
     brand: str
     #: active (sold), draft or archived (both invisible to shoppers).
-    status: str
+    status: Literal["active", "draft", "archived"]
     #: The product's first option name (Size).
     option1Name: str
     #: This variant's value of the first option (M).

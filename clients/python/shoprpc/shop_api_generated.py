@@ -6,13 +6,12 @@ declaration in ``rpc.discover`` by scripts/generate-clients. :class:`~shoprpc.sh
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, cast
+from typing import Any, Literal, Optional, Sequence, Union, cast
 
 from .messages import Params, present, with_actor
 from .models import ProgressCallback
 from .models_generated import (Cart, CatalogProduct, ImportSummary, InventoryLevels, Order, OrderPage, Product,
-                               ProductCount, ProductList, ProductPage, ProductWithVariants, ProductsArchived,
-                               StockLevel)
+                               ProductCount, ProductPage, ProductWithVariants, ProductsArchived, SearchPage, StockLevel)
 
 __all__ = ["ShopOperations", "AsyncShopOperations"]
 
@@ -131,29 +130,56 @@ class ShopOperations:
         self,
         query: str,
         limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        sort: Optional[Literal["relevance", "price-asc", "price-desc", "newest", "name"]] = None,
+        category: Optional[Union[str, Sequence[str]]] = None,
+        brand: Optional[Union[str, Sequence[str]]] = None,
+        price_min: Optional[int] = None,
+        price_max: Optional[int] = None,
+        in_stock: Optional[bool] = None,
+        facets: Optional[Sequence[Literal["category", "brand"]]] = None,
+        highlight: Optional[bool] = None,
         *,
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
-    ) -> ProductList:
-        """``catalog.search``: Products (one entry each, with its variants) whose name and category have every
-        word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in
-        catalog order.
+    ) -> SearchPage:
+        """``catalog.search``: Finds products (one entry each, with its variants) by what a shopper typed,
+        forgiving typos, plurals and spacing, best match first; with filters, facet counts, a total and cursor
+        paging. An empty query browses.
 
-        :param query: The words to find.
-        :param limit: Most items to return, 1 to 200 (default 50). Not sent when ``None``.
+        :param query: What the shopper typed: words in any order, typos and plurals forgiven, the last word
+            read as a prefix. Empty: browse every product the filters let through.
+        :param limit: Most products per page, 1 to 200 (default 20). Not sent when ``None``.
+        :param cursor: The nextCursor of the page before, with the same query, filters and sort; absent for
+            the first page. Not sent when ``None``.
+        :param sort: relevance (default; catalog order when browsing), price-asc, price-desc (by the lowest
+            variant price), newest (last added first) or name. Not sent when ``None``.
+        :param category: Only products of this category, or of one of these. Not sent when ``None``.
+        :param brand: Only products of this brand, or of one of these. Not sent when ``None``.
+        :param price_min: Only products with a variant costing at least this, in minor units (cents). Not sent
+            when ``None``.
+        :param price_max: Only products with a variant costing at most this, in minor units; with priceMin,
+            one variant within both. Not sent when ``None``.
+        :param in_stock: true: only products with a variant in stock; false: only products with none. Not sent
+            when ``None``.
+        :param facets: Count the matching products (all of them, not only this page) by these fields:
+            category, brand. Not sent when ``None``.
+        :param highlight: true: each item says which parts of its name and description matched (UTF-16
+            offsets). Not sent when ``None``.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.ProductList`: Products, one entry each, in catalog order (the order
-            they were first added).
+        :returns: :class:`~shoprpc.models.SearchPage`: One page of a search: products best first (or in the
+            sort asked), the total, the next cursor, how the query was read and the facet counts asked for.
+        :raises ~shoprpc.InvalidCursorError: A cursor is not one this listing issued.
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
         :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
         :raises ~shoprpc.StoreBusyError: Another writer held the store too long; nothing was changed, and the
             call may be made again.
         """
-        params = present({"query": query, "limit": limit})
-        return cast(ProductList, self.call("catalog.search", params, timeout, progress=progress))
+        params = present({"query": query, "limit": limit, "cursor": cursor, "sort": sort, "category": category, "brand": brand, "priceMin": price_min, "priceMax": price_max, "inStock": in_stock, "facets": None if facets is None else list(facets), "highlight": highlight})
+        return cast(SearchPage, self.call("catalog.search", params, timeout, progress=progress))
 
     def inventory_check(
         self,
@@ -413,7 +439,7 @@ class ShopOperations:
         self,
         sku: str,
         delta: int,
-        reason: str,
+        reason: Literal["received", "correction", "damaged", "returned", "other"],
         *,
         actor: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -649,29 +675,56 @@ class AsyncShopOperations:
         self,
         query: str,
         limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        sort: Optional[Literal["relevance", "price-asc", "price-desc", "newest", "name"]] = None,
+        category: Optional[Union[str, Sequence[str]]] = None,
+        brand: Optional[Union[str, Sequence[str]]] = None,
+        price_min: Optional[int] = None,
+        price_max: Optional[int] = None,
+        in_stock: Optional[bool] = None,
+        facets: Optional[Sequence[Literal["category", "brand"]]] = None,
+        highlight: Optional[bool] = None,
         *,
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
-    ) -> ProductList:
-        """``catalog.search``: Products (one entry each, with its variants) whose name and category have every
-        word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in
-        catalog order.
+    ) -> SearchPage:
+        """``catalog.search``: Finds products (one entry each, with its variants) by what a shopper typed,
+        forgiving typos, plurals and spacing, best match first; with filters, facet counts, a total and cursor
+        paging. An empty query browses.
 
-        :param query: The words to find.
-        :param limit: Most items to return, 1 to 200 (default 50). Not sent when ``None``.
+        :param query: What the shopper typed: words in any order, typos and plurals forgiven, the last word
+            read as a prefix. Empty: browse every product the filters let through.
+        :param limit: Most products per page, 1 to 200 (default 20). Not sent when ``None``.
+        :param cursor: The nextCursor of the page before, with the same query, filters and sort; absent for
+            the first page. Not sent when ``None``.
+        :param sort: relevance (default; catalog order when browsing), price-asc, price-desc (by the lowest
+            variant price), newest (last added first) or name. Not sent when ``None``.
+        :param category: Only products of this category, or of one of these. Not sent when ``None``.
+        :param brand: Only products of this brand, or of one of these. Not sent when ``None``.
+        :param price_min: Only products with a variant costing at least this, in minor units (cents). Not sent
+            when ``None``.
+        :param price_max: Only products with a variant costing at most this, in minor units; with priceMin,
+            one variant within both. Not sent when ``None``.
+        :param in_stock: true: only products with a variant in stock; false: only products with none. Not sent
+            when ``None``.
+        :param facets: Count the matching products (all of them, not only this page) by these fields:
+            category, brand. Not sent when ``None``.
+        :param highlight: true: each item says which parts of its name and description matched (UTF-16
+            offsets). Not sent when ``None``.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.ProductList`: Products, one entry each, in catalog order (the order
-            they were first added).
+        :returns: :class:`~shoprpc.models.SearchPage`: One page of a search: products best first (or in the
+            sort asked), the total, the next cursor, how the query was read and the facet counts asked for.
+        :raises ~shoprpc.InvalidCursorError: A cursor is not one this listing issued.
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
         :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
         :raises ~shoprpc.StoreBusyError: Another writer held the store too long; nothing was changed, and the
             call may be made again.
         """
-        params = present({"query": query, "limit": limit})
-        return cast(ProductList, await self.call("catalog.search", params, timeout, progress=progress))
+        params = present({"query": query, "limit": limit, "cursor": cursor, "sort": sort, "category": category, "brand": brand, "priceMin": price_min, "priceMax": price_max, "inStock": in_stock, "facets": None if facets is None else list(facets), "highlight": highlight})
+        return cast(SearchPage, await self.call("catalog.search", params, timeout, progress=progress))
 
     async def inventory_check(
         self,
@@ -931,7 +984,7 @@ class AsyncShopOperations:
         self,
         sku: str,
         delta: int,
-        reason: str,
+        reason: Literal["received", "correction", "damaged", "returned", "other"],
         *,
         actor: Optional[str] = None,
         timeout: Optional[float] = None,
