@@ -9,6 +9,9 @@ enum SearchMatchKind: UInt8, Comparable, Sendable {
     case joined
     /// Two neighbouring tokens are the query word cut in two (`powerbank` finds "Power Bank").
     case split
+    /// The token is one of the owner's synonyms of the query word (`SearchSynonyms`: `tee` finds
+    /// "T-Shirt"); ranks as a stem does.
+    case synonym
     /// The token has the query word's stem (`machines` finds "Machine").
     case stem
     /// The token begins with the last query word (`grind` finds "Grinder").

@@ -35,6 +35,8 @@ struct SearchQueryPlan: Sendable {
     private(set) var typoCandidates: [[SearchTypoCandidates.Candidate]]
     /// Per query word: its split, if any.
     private(set) var splits: [Split?]
+    /// Per query word: the owner's synonyms of it (`SearchSynonyms`), folded.
+    private(set) var synonymWords: [[String]]
     /// Per query word: how many products have it (0 without a vocabulary).
     private(set) var documentFrequencies: [Int]
     private(set) var corrections: [SearchCorrection] = []
@@ -48,25 +50,39 @@ struct SearchQueryPlan: Sendable {
     private var typoIndex: [String: [(word: Int, typos: Int)]] = [:]
     private var joinIndex: [String: [Int]] = [:]
     private var splitIndex: [String: [Int]] = [:]
+    private var synonymIndex: [String: [Int]] = [:]
 
     /// The plan of `query` with no vocabulary: no typos, no splits.
     init(query: SearchQuery) {
         self.query = query
         typoCandidates = Array(repeating: [], count: query.words.count)
         splits = Array(repeating: nil, count: query.words.count)
+        synonymWords = Array(repeating: [], count: query.words.count)
         documentFrequencies = Array(repeating: 0, count: query.words.count)
         buildIndexes()
     }
 
-    /// The plan of `query` resolved against `vocabulary`.
+    /// The plan of `query` resolved against `vocabulary`, with the owner's `synonyms`: a query
+    /// word also matches its synonyms, and those of a join that covers it (`t shirt` → `tshirt`
+    /// → `tee`); a word with a synonym some product has is not corrected.
     /// - Throws: what the vocabulary throws.
-    init(query: SearchQuery, vocabulary: some SearchVocabulary) throws {
+    init(query: SearchQuery, vocabulary: some SearchVocabulary, synonyms: SearchSynonyms = .none) throws {
         self.init(query: query)
         joinsInVocabulary = try query.joins.map { try vocabulary.contains($0.word) }
+        if !synonyms.isEmpty {
+            for (index, word) in query.words.enumerated() {
+                var alternatives = synonyms.alternatives(of: word.text)
+                for join in query.joins where (join.first..<(join.first + join.count)).contains(index) {
+                    alternatives += synonyms.alternatives(of: join.word).filter { !alternatives.contains($0) }
+                }
+                synonymWords[index] = alternatives.filter { $0 != word.text }
+            }
+        }
         for (index, word) in query.words.enumerated() {
             let frequency = try vocabulary.documentFrequency(of: word.text)
             documentFrequencies[index] = frequency
             guard frequency == 0 else { continue }
+            if try synonymWords[index].contains(where: { try vocabulary.contains($0) }) { continue }
             if word.isPrefix, try Self.hasWord(beginningWith: word.text, in: vocabulary) { continue }
             if word.typoBudget > 0 {
                 let found = try SearchTypoCandidates.find(for: word.text, maxTypos: word.typoBudget, in: vocabulary)
@@ -106,8 +122,8 @@ struct SearchQueryPlan: Sendable {
 
     /// What a store looks up in its indexes to find the products that may match one query word
     /// (the matcher then checks each candidate, `SearchDocumentMatcher`): a product can match the
-    /// word only if it has one of `words` (the word itself, its typo candidates, and the joins
-    /// that cover it and that some product has) in its word index, or `stemKey` in its stem-key index (`stem ?? word` of
+    /// word only if it has one of `words` (the word itself, the owner's synonyms of it, its typo
+    /// candidates, and the joins that cover it and that some product has) in its word index, or `stemKey` in its stem-key index (`stem ?? word` of
     /// each token), or a word beginning with `prefix`, or both words of `split`.
     struct WordLookup: Equatable, Sendable {
         var words: [String]
@@ -119,7 +135,7 @@ struct SearchQueryPlan: Sendable {
     /// The lookups for query word `index`.
     func lookup(forWord index: Int) -> WordLookup {
         let word = query.words[index]
-        var words = [word.text] + typoCandidates[index].map(\.word)
+        var words = [word.text] + synonymWords[index] + typoCandidates[index].map(\.word)
         for (number, join) in query.joins.enumerated()
         where (join.first..<(join.first + join.count)).contains(index) && joinsInVocabulary?[number] != false && !words.contains(join.word) {
             words.append(join.word)
@@ -152,6 +168,7 @@ struct SearchQueryPlan: Sendable {
             let prefix = query.words[last].text
             if token.word.utf8.count > prefix.utf8.count, token.word.utf8.starts(with: prefix.utf8) { add(last, .prefix) }
         }
+        for word in synonymIndex[token.word] ?? [] { add(word, .synonym) }
         for candidate in typoIndex[token.word] ?? [] { add(candidate.word, .typo, candidate.typos) }
         if let next {
             for word in splitIndex[token.word] ?? [] where splits[word]?.second == next.word { add(word, .split) }
@@ -169,6 +186,7 @@ struct SearchQueryPlan: Sendable {
                 typoIndex[candidate.word, default: []].append((index, candidate.typos))
             }
             if let split = splits[index] { splitIndex[split.first, default: []].append(index) }
+            for synonym in synonymWords[index] { synonymIndex[synonym, default: []].append(index) }
         }
         for (index, join) in query.joins.enumerated() { joinIndex[join.word, default: []].append(index) }
     }
