@@ -220,3 +220,34 @@ struct ProductsArchiveParams: DeclaredParams {
         .identifiers("skus", \.skus, count: productsPerCall, noun: "skus", "The SKUs of the products to archive (a variant's SKU archives its whole product)."),
     ]
 }
+
+struct NoParams: DeclaredParams {
+    static let fields: [ParamField<Self>] = []
+}
+
+struct SearchSynonymsParams: DeclaredParams {
+    var groups: [[String]] = []
+    var rules: [SearchSynonyms.Rule] = []
+    static let rejectsUnknownMembers = true
+    static let fields: [ParamField<Self>] = [
+        .optionalDecodable("groups", \.groups, empty: [], schema: [
+            "type": "array", "maxItems": .int(Int64(SearchSynonyms.maxEntries)),
+            "items": ["type": "array", "items": Schemas.string, "minItems": 2, "maxItems": .int(Int64(SearchSynonyms.maxWordsPerEntry))],
+        ], "Groups of words that mean the same, each finding the others: [[\"tee\", \"t-shirt\"]]."),
+        .optionalDecodable("rules", \.rules, empty: [], schema: [
+            "type": "array", "maxItems": .int(Int64(SearchSynonyms.maxEntries)),
+            "items": [
+                "type": "object",
+                "properties": ["from": Schemas.string,
+                               "to": ["type": "array", "items": Schemas.string, "minItems": 1, "maxItems": .int(Int64(SearchSynonyms.maxWordsPerEntry))]],
+                "required": ["from", "to"],
+            ],
+        ], "One-way rules: a search for from also finds each of to, not the other way: [{\"from\": \"laptop\", \"to\": [\"notebook\"]}]."),
+    ]
+
+    var synonyms: SearchSynonyms { SearchSynonyms(groups: groups, rules: rules) }
+
+    func validateTogether() throws(RPCError) {
+        if let problem = synonyms.firstProblem { throw .invalidParams("'\(problem.member)': \(problem.message)", field: problem.member) }
+    }
+}

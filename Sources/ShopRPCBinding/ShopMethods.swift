@@ -46,7 +46,7 @@ public enum ShopMethods {
                 try service.catalogProduct(handle: params.handle, interruption: token)
             },
             read("catalog.search", CatalogSearchParams.self, ProductSearchPage.self, scope: .browse, lanes: lanes,
-                 summary: "Finds products (one entry each, with its variants) by what a shopper typed, forgiving typos, plurals and spacing, best match first; with filters, facet counts, a total and cursor paging. An empty query browses.",
+                 summary: "Finds products (one entry each, with its variants) by what a shopper typed, forgiving typos, plurals and spacing, best match first. Filter by category, brand, price range and stock; ask facet counts by category and brand (over every match); total says how many match; pass nextCursor back as cursor for the next page. An empty query browses.",
                  errors: [.invalidCursor]) { params, token in
                 try service.searchProducts(params.request, interruption: token)
             },
@@ -118,6 +118,15 @@ public enum ShopMethods {
                   summary: "Takes products out of the catalog as an import with --replace does (their stock and orders kept); all or nothing.",
                   errors: [.notFound], hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
                 service.archiveProducts(skus: params.skus, interruption: call.interruption, completion: done)
+            },
+            read("admin.search.synonyms.get", NoParams.self, SearchSynonyms.self, scope: .admin, lanes: lanes,
+                 summary: "The owner's search synonyms: groups of words that find each other, and one-way rules.", errors: []) { _, token in
+                try service.searchSynonyms(interruption: token)
+            },
+            admin("admin.search.synonyms.set", SearchSynonymsParams.self, SearchSynonyms.self,
+                  summary: "Replaces the search synonyms (groups and one-way rules), applied to every search from then on; answers what is stored.",
+                  errors: [], hints: MethodHints(destructive: true, idempotent: true)) { params, call, done in
+                service.setSearchSynonyms(params.synonyms, interruption: call.interruption, completion: done)
             },
         ]
     }

@@ -203,6 +203,26 @@ extension ProductSearchPage: DeclaredResult, JSONWritable {
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
 
+extension SearchSynonyms: DeclaredResult, JSONWritable {
+    static let title = "SearchSynonyms"
+    static let summary = "The owner's search synonyms, as set (the owner's spelling kept)."
+    static let fields: [ResultField<SearchSynonyms>] = [
+        .stringLists("groups", { $0.groups }, "Groups of words that find each other."),
+        .array("rules", { $0.rules }, "One-way rules: from also finds each of to."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
+extension SearchSynonyms.Rule: DeclaredResult, JSONWritable {
+    static let title = "SynonymRule"
+    static let summary = "A one-way synonym rule."
+    static let fields: [ResultField<SearchSynonyms.Rule>] = [
+        .string("from", { $0.from }, "The word searched for."),
+        .strings("to", { $0.to }, "The words it also finds."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
 extension SearchWordCorrection: DeclaredResult, JSONWritable {
     static let title = "SearchWordCorrection"
     static let summary = "A query word no product has, and the word it was read as."

@@ -117,7 +117,7 @@ final class WireProtocolTests: XCTestCase {
         let byName = Dictionary(uniqueKeysWithValues: methods.map { ($0["name"] as? String ?? "", $0) })
         for name in ["catalog.list", "catalog.count", "catalog.get", "catalog.product", "catalog.search", "inventory.check", "cart.get", "cart.add", "cart.remove",
                      "cart.clear", "orders.place", "orders.cancel", "orders.get", "orders.list", "admin.stock.adjust", "admin.stock.set",
-                     "admin.products.upsert", "admin.products.archive"] {
+                     "admin.products.upsert", "admin.products.archive", "admin.search.synonyms.get", "admin.search.synonyms.set"] {
             XCTAssertNotNil(byName[name], name)
         }
         XCTAssertEqual(byName["inventory.check"]?["x-deadlineMs"] as? Int, 5000)

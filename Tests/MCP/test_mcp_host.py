@@ -120,6 +120,39 @@ def test_adminScope_listsTheOperatorsTools_withHints_andTheyAdjustAndSetStock():
             assert bad.is_error and bad.structured_content["error"]["data"]["field"] == "products[0].priceCents"
             archived = await session.call_tool("admin_products_archive", {"skus": ["MCP-1"]})
             assert archived.structured_content == {"archived": 1}
+            synonyms = {"groups": [["tee", "t-shirt"]], "rules": [{"from": "laptop", "to": ["notebook"]}]}
+            stored = await session.call_tool("admin_search_synonyms_set", synonyms)
+            assert not stored.is_error and stored.structured_content == synonyms
+            assert (await session.call_tool("admin_search_synonyms_get", {})).structured_content == synonyms
+            assert tools["admin_search_synonyms_get"].annotations.read_only_hint is True
+            refused = await session.call_tool("admin_search_synonyms_set", {"groups": [["lonely"]]})
+            assert refused.is_error and refused.structured_content["error"]["data"]["field"] == "groups[0]"
+
+    run(test)
+
+
+def test_catalogSearch_teachesAnAgentItsFiltersFacetsAndPaging():
+    """The catalog_search tool's schema names every filter, the facets and the cursor, with
+    what each means, and refuses a member it does not know; a call with a filter and facets
+    answers the total, the counts over every match, and a cursor that pages to the rest."""
+    async def test():
+        async with session_with() as session:
+            tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+            schema = tools["catalog_search"].inputSchema
+            assert {"query", "limit", "cursor", "sort", "category", "brand", "priceMin", "priceMax", "inStock", "facets",
+                    "highlight"} <= set(schema["properties"])
+            assert schema["additionalProperties"] is False
+            assert all(member.get("description") for member in schema["properties"].values())
+            assert "facet" in tools["catalog_search"].description and "cursor" in tools["catalog_search"].description
+            first = await session.call_tool("catalog_search", {"query": "", "category": "coffee", "facets": ["category"], "limit": 3})
+            page = first.structured_content
+            assert not first.is_error and len(page["items"]) == 3 and page["total"] > 3
+            assert page["facets"]["category"] == [{"value": "coffee", "count": page["total"]}]
+            second = (await session.call_tool("catalog_search", {"query": "", "category": "coffee", "limit": 3,
+                                                                "cursor": page["nextCursor"]})).structured_content
+            assert not {item["sku"] for item in second["items"]} & {item["sku"] for item in page["items"]}
+            unknown = await session.call_tool("catalog_search", {"query": "mug", "categories": ["kitchen"]})
+            assert unknown.is_error and unknown.structured_content["error"]["data"]["field"] == "categories"
 
     run(test)
 

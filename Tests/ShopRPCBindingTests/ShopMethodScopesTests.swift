@@ -21,6 +21,7 @@ final class ShopMethodScopesTests: XCTestCase {
         "cart.add": .write, "cart.remove": .write, "cart.clear": .write, "orders.place": .write, "orders.cancel": .write,
         "orders.get": .read, "orders.list": .read, "admin.stock.adjust": .admin, "admin.stock.set": .admin,
         "admin.products.upsert": .admin, "admin.products.archive": .admin,
+        "admin.search.synonyms.get": .admin, "admin.search.synonyms.set": .admin,
     ]
 
     private func specs(inventory: (any InventorySource)?) throws -> [MethodSpec] {
@@ -52,6 +53,8 @@ final class ShopMethodScopesTests: XCTestCase {
             XCTAssertEqual(hints["admin.stock.set"], MethodHints(readOnly: false, destructive: true, idempotent: true))
             XCTAssertEqual(hints["admin.products.upsert"], MethodHints(readOnly: false, destructive: true, idempotent: true))
             XCTAssertEqual(hints["admin.products.archive"], MethodHints(readOnly: false, destructive: true, idempotent: true))
+            XCTAssertEqual(hints["admin.search.synonyms.get"], .readOnly)
+            XCTAssertEqual(hints["admin.search.synonyms.set"], MethodHints(readOnly: false, destructive: true, idempotent: true))
         }
     }
 

@@ -63,6 +63,9 @@ final class ShopResultJSONTests: XCTestCase {
             facets: ProductFacetCounts(category: [FacetValueCount(value: "apparel", count: 40), FacetValueCount(value: "gifts", count: 1)],
                                        brand: nil)))
         try assertMatchesCodable(CatalogPage(items: [item], nextCursor: "SKU-0001"))
+        try assertMatchesCodable(SearchSynonyms(groups: [["tee", "T-Shirt"], ["a", "b", "c"]],
+                                                rules: [SearchSynonyms.Rule(from: "laptop", to: ["notebook", "ultrabook"])]))
+        try assertMatchesCodable(SearchSynonyms.none)
         try assertMatchesCodable(ProductWithVariants(
             handle: "hoodie", name: "Hoodie", description: "", category: "apparel", brand: "Acme", optionNames: ["Size"], currency: "USD",
             variants: [ProductVariant(sku: "HOOD-S", options: hoodie.options, priceCents: 4500, available: 3)]))

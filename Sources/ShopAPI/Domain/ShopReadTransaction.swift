@@ -32,6 +32,9 @@ protocol ShopReadTransaction {
     func available(sku: String) throws -> Int?
     /// The currency the store's products are priced in; nil when it has no products yet.
     func catalogCurrency() throws -> String?
+    /// The owner's search synonyms as `setSearchSynonymsJSON` stored them (`SearchSynonyms`'
+    /// JSON); nil when none are.
+    func searchSynonymsJSON() throws -> String?
     /// In the order their SKUs were first added; empty for an unknown cart.
     func cartLines(cartId: String) throws -> [CartLine]
     func order(id: String) throws -> Order?

@@ -21,6 +21,8 @@ public final class ShopService: Sendable {
     private let knownCurrency = Locked<String?>(nil)
     /// The searches this service answered that found nothing (`searchProducts`), for `rpc.stats`.
     public let searchStats = SearchStats()
+    /// The last search synonyms read from the store, with the text they were decoded from.
+    let decodedSynonyms = Locked<(json: String, synonyms: SearchSynonyms, index: SearchSynonymIndex)?>(nil)
 
     init(
         store: any ShopStore,

@@ -37,6 +37,11 @@ protocol ShopWriteTransaction: ShopReadTransaction {
     /// and says which it was.
     func archiveProduct(sku: String) throws -> ProductArchiving
 
+    // MARK: - Search
+
+    /// Replaces the owner's search synonyms with `json` (`SearchSynonyms`' JSON); nil removes them.
+    func setSearchSynonymsJSON(_ json: String?) throws
+
     // MARK: - Orders
 
     /// The order with `id`, its row locked against every other writer until this transaction ends

@@ -66,7 +66,7 @@ struct SearchQueryPlan: Sendable {
     /// word also matches its synonyms, and those of a join that covers it (`t shirt` → `tshirt`
     /// → `tee`); a word with a synonym some product has is not corrected.
     /// - Throws: what the vocabulary throws.
-    init(query: SearchQuery, vocabulary: some SearchVocabulary, synonyms: SearchSynonyms = .none) throws {
+    init(query: SearchQuery, vocabulary: some SearchVocabulary, synonyms: SearchSynonymIndex = .none) throws {
         self.init(query: query)
         joinsInVocabulary = try query.joins.map { try vocabulary.contains($0.word) }
         if !synonyms.isEmpty {

@@ -22,26 +22,80 @@ public struct SearchSynonyms: Codable, Sendable, Equatable {
 
     public let groups: [[String]]
     public let rules: [Rule]
-    /// Folded word → the folded words it also finds (without itself), in the order given.
-    private let alternativesByWord: [String: [String]]
 
     public static let none = SearchSynonyms(groups: [], rules: [])
 
     public init(groups: [[String]], rules: [Rule]) {
         self.groups = groups
         self.rules = rules
+    }
+
+    /// `term` as one search word: its letters and digits, folded, written together.
+    static func word(of term: String) -> String {
+        SearchQuery.identifierForm(of: term)
+    }
+
+    /// Most groups and rules together.
+    public static let maxEntries = 500
+    /// Most words of one group, or targets of one rule.
+    public static let maxWordsPerEntry = 20
+    /// Longest word, in UTF-8 bytes as given.
+    public static let maxWordBytes = 64
+
+    /// The first thing wrong with these synonyms, with the member it is in (`groups[2][0]`,
+    /// `rules[1].to`), or nil: too many entries, a group of fewer than 2 words or a rule without
+    /// targets, too many words in one, or a word that is too long or has no letter or digit.
+    public var firstProblem: (member: String, message: String)? {
+        if groups.count + rules.count > Self.maxEntries {
+            return ("groups", "at most \(Self.maxEntries) groups and rules together")
+        }
+        func check(_ word: String, _ member: String) -> (member: String, message: String)? {
+            if word.utf8.count > Self.maxWordBytes { return (member, "a synonym is at most \(Self.maxWordBytes) bytes") }
+            if Self.word(of: word).isEmpty { return (member, "a synonym needs a letter or a digit") }
+            return nil
+        }
+        for (index, group) in groups.enumerated() {
+            guard (2...Self.maxWordsPerEntry).contains(group.count) else {
+                return ("groups[\(index)]", "a group holds 2 to \(Self.maxWordsPerEntry) words")
+            }
+            for (position, word) in group.enumerated() {
+                if let problem = check(word, "groups[\(index)][\(position)]") { return problem }
+            }
+        }
+        for (index, rule) in rules.enumerated() {
+            if let problem = check(rule.from, "rules[\(index)].from") { return problem }
+            guard (1...Self.maxWordsPerEntry).contains(rule.to.count) else {
+                return ("rules[\(index)].to", "a rule has 1 to \(Self.maxWordsPerEntry) words")
+            }
+            for (position, word) in rule.to.enumerated() {
+                if let problem = check(word, "rules[\(index)].to[\(position)]") { return problem }
+            }
+        }
+        return nil
+    }
+}
+
+/// `SearchSynonyms` as a query plan looks them up: each folded word with the folded words it also
+/// finds (without itself), in the order the owner gave them. Built once per stored set of
+/// synonyms (`ShopService` keeps the last one). Immutable value; `Sendable`.
+struct SearchSynonymIndex: Sendable {
+    private let alternativesByWord: [String: [String]]
+
+    static let none = SearchSynonymIndex(.none)
+
+    init(_ synonyms: SearchSynonyms) {
         var index: [String: [String]] = [:]
         func add(_ word: String, _ alternative: String) {
             guard word != alternative, !word.isEmpty, !alternative.isEmpty, index[word]?.contains(alternative) != true else { return }
             index[word, default: []].append(alternative)
         }
-        for group in groups {
-            let words = group.map(Self.word(of:))
+        for group in synonyms.groups {
+            let words = group.map(SearchSynonyms.word(of:))
             for word in words { for other in words { add(word, other) } }
         }
-        for rule in rules {
-            let from = Self.word(of: rule.from)
-            for target in rule.to { add(from, Self.word(of: target)) }
+        for rule in synonyms.rules {
+            let from = SearchSynonyms.word(of: rule.from)
+            for target in rule.to { add(from, SearchSynonyms.word(of: target)) }
         }
         alternativesByWord = index
     }
@@ -52,28 +106,4 @@ public struct SearchSynonyms: Codable, Sendable, Equatable {
     }
 
     var isEmpty: Bool { alternativesByWord.isEmpty }
-
-    /// `term` as one search word: its letters and digits, folded, written together.
-    static func word(of term: String) -> String {
-        SearchQuery.identifierForm(of: term)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case groups, rules
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(groups: try container.decode([[String]].self, forKey: .groups), rules: try container.decode([Rule].self, forKey: .rules))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(groups, forKey: .groups)
-        try container.encode(rules, forKey: .rules)
-    }
-
-    public static func == (a: SearchSynonyms, b: SearchSynonyms) -> Bool {
-        a.groups == b.groups && a.rules == b.rules
-    }
 }

@@ -13,10 +13,15 @@ protocol DeclaredParams: JSONValueDecodable, Sendable {
     /// true for params that filter, where a misspelt or unsupported filter, silently ignored, would
     /// answer something the caller did not ask for. False unless a type says otherwise.
     static var rejectsUnknownMembers: Bool { get }
+    /// Checks that span several members, after each member's own (`validate()`); none unless a
+    /// type says otherwise.
+    func validateTogether() throws(RPCError)
 }
 
 extension DeclaredParams {
     static var rejectsUnknownMembers: Bool { false }
+
+    func validateTogether() throws(RPCError) {}
 
     /// Whether `name` is one of the fields'.
     static func declares(_ name: String) -> Bool {
@@ -50,6 +55,7 @@ extension DeclaredParams {
     /// Every member's checks, in order: the first violation is a -32602 naming its member.
     func validate() throws(RPCError) {
         for index in Self.fields.indices { try Self.fields[index].validate(self) }
+        try validateTogether()
     }
 
     /// The params' JSON Schema: an object of the fields, the required ones listed.

@@ -49,6 +49,23 @@ extension ParamField {
                     })
     }
 
+    /// An optional member of any `Decodable` shape `schema` describes, decoded by both readers the
+    /// way `Decodable` does (absent or null: `empty`); its bounds are the params' to check
+    /// (`DeclaredParams.validateTogether`).
+    static func optionalDecodable<Value: Decodable & Sendable>(_ name: String, _ path: WritableKeyPath<Params, Value> & Sendable, empty: Value,
+                                                               schema: JSONValue, _ doc: String) -> ParamField {
+        let member = StoredMember(path)
+        return make(name, required: false, schema: schema, doc: doc,
+                    read: { members, params in
+                        guard let value = members.object[name], value != .null else { return true }
+                        guard let decoded = try? JSONValueDecoder().decode(Value.self, from: value) else { return false }
+                        member.set(&params, decoded)
+                        return true
+                    },
+                    decode: { container, params in member.set(&params, try container.decodeIfPresent(Value.self, forKey: ParamKey(name)) ?? empty) },
+                    validate: { _ throws(RPCError) in })
+    }
+
     /// An optional list of up to `values.count` members of `values` (empty when absent or null).
     static func optionalList(_ name: String, _ path: WritableKeyPath<Params, [String]> & Sendable, oneOf values: [String], _ doc: String) -> ParamField {
         let schema: JSONValue = ["type": "array", "items": Schemas.oneOf(values), "maxItems": .int(Int64(values.count)), "uniqueItems": true]

@@ -91,6 +91,20 @@ extension ResultField {
         }
     }
 
+    /// An array of arrays of strings.
+    static func stringLists(_ name: StaticString, _ value: @escaping @Sendable (Result) -> [[String]], _ doc: String) -> ResultField {
+        make(name, schema: ["type": "array", "items": ["type": "array", "items": Schemas.string]], doc: doc) { result, json in
+            json.key(name)
+            json.beginArray()
+            for list in value(result) {
+                json.beginArray()
+                for string in list { json.string(string) }
+                json.endArray()
+            }
+            json.endArray()
+        }
+    }
+
     /// An array of strings, present only when not nil.
     static func optionalStrings(_ name: StaticString, _ value: @escaping @Sendable (Result) -> [String]?, _ doc: String) -> ResultField {
         make(name, required: false, schema: ["type": "array", "items": Schemas.string], doc: doc) { result, json in

@@ -18,7 +18,7 @@ final class SearchSynonymsTests: XCTestCase {
 
     private func outcome(_ text: String, synonyms: SearchSynonyms? = nil) throws -> SearchOutcome {
         let vocabulary = SearchMemoryVocabulary(documents: products)
-        let plan = try SearchQueryPlan(query: SearchQuery(text + " "), vocabulary: vocabulary, synonyms: synonyms ?? self.synonyms)
+        let plan = try SearchQueryPlan(query: SearchQuery(text + " "), vocabulary: vocabulary, synonyms: SearchSynonymIndex(synonyms ?? self.synonyms))
         return SearchOutcome.search(plan) { plan in
             products.enumerated().map { SearchDocumentMatcher.facts(of: $1, catalogPosition: $0, plan: plan) }
         }
@@ -59,7 +59,7 @@ final class SearchSynonymsTests: XCTestCase {
     }
 
     func test_highlights_markWhatASynonymMatched() throws {
-        let plan = try SearchQueryPlan(query: SearchQuery("tee "), vocabulary: SearchMemoryVocabulary(documents: products), synonyms: synonyms)
+        let plan = try SearchQueryPlan(query: SearchQuery("tee "), vocabulary: SearchMemoryVocabulary(documents: products), synonyms: SearchSynonymIndex(synonyms))
         XCTAssertEqual(SearchHighlighter.ranges(in: "Organic Cotton T-Shirt", plan: plan), [15..<22])
     }
 
@@ -67,6 +67,7 @@ final class SearchSynonymsTests: XCTestCase {
         let decoded = try JSONDecoder().decode(SearchSynonyms.self, from: JSONEncoder().encode(synonyms))
         XCTAssertEqual(decoded, synonyms)
         XCTAssertEqual(decoded.groups, [["tee", "T-Shirt"]])
-        XCTAssertEqual(decoded.alternatives(of: "tee"), ["tshirt"])
+        XCTAssertEqual(SearchSynonymIndex(decoded).alternatives(of: "tee"), ["tshirt"])
+        XCTAssertEqual(SearchSynonymIndex(decoded).alternatives(of: "notebook"), [], "a rule is one way")
     }
 }

@@ -7,6 +7,7 @@ import Foundation
 final class InMemoryShopStore: ShopStore, @unchecked Sendable {
     struct State {
         var products: [String: Product] = [:]
+        var searchSynonymsJSON: String?
         var stock: [String: Int] = [:]
         /// Catalog order; archived products keep theirs.
         var seq: [String: Int64] = [:]
@@ -268,6 +269,7 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
         func available(sku: String) -> Int? { state.archived.contains(sku) ? nil : state.stock[sku] }
 
         func catalogCurrency() -> String? { state.products.values.first?.currency }
+        func searchSynonymsJSON() -> String? { state.searchSynonymsJSON }
         func cartLines(cartId: String) -> [CartLine] { state.carts[cartId] ?? [] }
         func order(id: String) -> Order? { state.orders.first { $0.order.orderId == id }?.order }
 
@@ -314,6 +316,8 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
             state.status[product.handle] = .archived
             return .archived
         }
+
+        func setSearchSynonymsJSON(_ json: String?) { state.searchSynonymsJSON = json }
 
         func markOrderCancelled(id: String, at: String, reason: String?) {
             guard let index = state.orders.firstIndex(where: { $0.order.orderId == id }) else { return }

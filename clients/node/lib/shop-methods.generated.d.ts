@@ -314,6 +314,22 @@ export interface ProductsArchived {
   archived: number;
 }
 
+/** A one-way synonym rule. */
+export interface SynonymRule {
+  /** The word searched for. */
+  from: string;
+  /** The words it also finds. */
+  to: string[];
+}
+
+/** The owner's search synonyms, as set (the owner's spelling kept). */
+export interface SearchSynonyms {
+  /** Groups of words that find each other. */
+  groups: string[][];
+  /** One-way rules: from also finds each of to. */
+  rules: SynonymRule[];
+}
+
 /** The shop's methods, one per shop operation. */
 export interface ShopMethods {
   /** `catalog.list`: Products in catalog order, one entry each with its variants, a page at a time. */
@@ -328,7 +344,7 @@ export interface ShopMethods {
   /** `catalog.product`: One product with every variant of it and their stock. */
   catalogProduct(handle: string, options?: CallOptions): Promise<ProductWithVariants>;
 
-  /** `catalog.search`: Finds products (one entry each, with its variants) by what a shopper typed, forgiving typos, plurals and spacing, best match first; with filters, facet counts, a total and cursor paging. An empty query browses. */
+  /** `catalog.search`: Finds products (one entry each, with its variants) by what a shopper typed, forgiving typos, plurals and spacing, best match first. Filter by category, brand, price range and stock; ask facet counts by category and brand (over every match); total says how many match; pass nextCursor back as cursor for the next page. An empty query browses. */
   catalogSearch(query: string, page?: { limit?: number; cursor?: string; sort?: 'relevance' | 'price-asc' | 'price-desc' | 'newest' | 'name'; category?: string | string[]; brand?: string | string[]; priceMin?: number; priceMax?: number; inStock?: boolean; facets?: ('category' | 'brand')[]; highlight?: boolean }, options?: CallOptions): Promise<SearchPage>;
 
   /** `inventory.check`: Units available per sku, in request order. */
@@ -369,4 +385,10 @@ export interface ShopMethods {
 
   /** `admin.products.archive`: Takes products out of the catalog as an import with --replace does (their stock and orders kept); all or nothing. */
   adminProductsArchive(skus: string[], options?: ActingCallOptions): Promise<ProductsArchived>;
+
+  /** `admin.search.synonyms.get`: The owner's search synonyms: groups of words that find each other, and one-way rules. */
+  adminSearchSynonymsGet(options?: ActingCallOptions): Promise<SearchSynonyms>;
+
+  /** `admin.search.synonyms.set`: Replaces the search synonyms (groups and one-way rules), applied to every search from then on; answers what is stored. */
+  adminSearchSynonymsSet(optional?: { groups?: string[][]; rules?: Record<string, unknown>[] }, options?: ActingCallOptions): Promise<SearchSynonyms>;
 }

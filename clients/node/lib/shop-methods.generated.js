@@ -80,8 +80,9 @@ export class ShopMethods extends RPCClient {
 
   /**
    * `catalog.search`: Finds products (one entry each, with its variants) by what a shopper typed, forgiving
-   * typos, plurals and spacing, best match first; with filters, facet counts, a total and cursor paging. An
-   * empty query browses.
+   * typos, plurals and spacing, best match first. Filter by category, brand, price range and stock; ask facet
+   * counts by category and brand (over every match); total says how many match; pass nextCursor back as
+   * cursor for the next page. An empty query browses.
    * @param {string} query What the shopper typed: words in any order, typos and plurals forgiven, the last
    *   word read as a prefix. Empty: browse every product the filters let through.
    * @param {object} [page] not sent when `undefined`
@@ -384,5 +385,44 @@ export class ShopMethods extends RPCClient {
    */
   adminProductsArchive(skus, options) {
     return this.call('admin.products.archive', acting({ skus }, options), options);
+  }
+
+  /**
+   * `admin.search.synonyms.get`: The owner's search synonyms: groups of words that find each other, and
+   * one-way rules.
+   * @param {import('../index.js').ActingCallOptions} [options] the server's deadline for this method is 30000
+   *   ms; `actor` is sent as `_meta.actor`
+   * @returns {Promise<import('../index.js').SearchSynonyms>}
+   * @throws {ShopError} (rejects, 1007 `Interrupted`) The store stopped the work (normally answered as the
+   *   deadline or cancel that stopped it).
+   * @throws {ShopError} (rejects, 1008 `StorageError`) The store failed; nothing is said of why but in the
+   *   server's log.
+   * @throws {StoreBusyError} (rejects, 1010 `StoreBusy`) Another writer held the store too long; nothing was
+   *   changed, and the call may be made again.
+   */
+  adminSearchSynonymsGet(options) {
+    return this.call('admin.search.synonyms.get', acting({}, options), options);
+  }
+
+  /**
+   * `admin.search.synonyms.set`: Replaces the search synonyms (groups and one-way rules), applied to every
+   * search from then on; answers what is stored.
+   * @param {object} [optional] not sent when `undefined`
+   * @param {string[][]} [optional.groups] Groups of words that mean the same, each finding the others:
+   *   [["tee", "t-shirt"]].
+   * @param {Record<string, unknown>[]} [optional.rules] One-way rules: a search for from also finds each of
+   *   to, not the other way: [{"from": "laptop", "to": ["notebook"]}].
+   * @param {import('../index.js').ActingCallOptions} [options] the server's deadline for this method is 30000
+   *   ms; `actor` is sent as `_meta.actor`
+   * @returns {Promise<import('../index.js').SearchSynonyms>}
+   * @throws {ShopError} (rejects, 1007 `Interrupted`) The store stopped the work (normally answered as the
+   *   deadline or cancel that stopped it).
+   * @throws {ShopError} (rejects, 1008 `StorageError`) The store failed; nothing is said of why but in the
+   *   server's log.
+   * @throws {StoreBusyError} (rejects, 1010 `StoreBusy`) Another writer held the store too long; nothing was
+   *   changed, and the call may be made again.
+   */
+  adminSearchSynonymsSet({ groups, rules } = {}, options) {
+    return this.call('admin.search.synonyms.set', acting(definedMembers({ groups, rules }), options), options);
   }
 }

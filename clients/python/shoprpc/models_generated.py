@@ -10,7 +10,7 @@ from typing import Any, List, Literal, TypedDict
 __all__ = ["ProductOption", "VariantChoice", "TextRange", "CatalogItemHighlights", "CatalogItem", "ProductPage",
            "ProductCount", "Product", "ProductVariant", "ProductWithVariants", "SearchWordCorrection",
            "FacetValueCount", "FacetCounts", "SearchPage", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
-           "OrderPage", "CatalogProduct", "ImportSummary", "ProductsArchived"]
+           "OrderPage", "CatalogProduct", "ImportSummary", "ProductsArchived", "SynonymRule", "SearchSynonyms"]
 
 
 class ProductOption(TypedDict):
@@ -367,3 +367,21 @@ class ProductsArchived(TypedDict):
 
     #: Products archived by this call (one archived already counts nowhere).
     archived: int
+
+
+class SynonymRule(TypedDict):
+    """A one-way synonym rule."""
+
+    #: The word searched for.
+    from: str
+    #: The words it also finds.
+    to: List[str]
+
+
+class SearchSynonyms(TypedDict):
+    """The owner's search synonyms, as set (the owner's spelling kept)."""
+
+    #: Groups of words that find each other.
+    groups: List[List[str]]
+    #: One-way rules: from also finds each of to.
+    rules: List[SynonymRule]

@@ -11,7 +11,8 @@ from typing import Any, Literal, Optional, Sequence, Union, cast
 from .messages import Params, present, with_actor
 from .models import ProgressCallback
 from .models_generated import (Cart, CatalogProduct, ImportSummary, InventoryLevels, Order, OrderPage, Product,
-                               ProductCount, ProductPage, ProductWithVariants, ProductsArchived, SearchPage, StockLevel)
+                               ProductCount, ProductPage, ProductWithVariants, ProductsArchived, SearchPage,
+                               SearchSynonyms, StockLevel)
 
 __all__ = ["ShopOperations", "AsyncShopOperations"]
 
@@ -144,8 +145,9 @@ class ShopOperations:
         progress: Optional[ProgressCallback] = None,
     ) -> SearchPage:
         """``catalog.search``: Finds products (one entry each, with its variants) by what a shopper typed,
-        forgiving typos, plurals and spacing, best match first; with filters, facet counts, a total and cursor
-        paging. An empty query browses.
+        forgiving typos, plurals and spacing, best match first. Filter by category, brand, price range and
+        stock; ask facet counts by category and brand (over every match); total says how many match; pass
+        nextCursor back as cursor for the next page. An empty query browses.
 
         :param query: What the shopper typed: words in any order, typos and plurals forgiven, the last word
             read as a prefix. Empty: browse every product the filters let through.
@@ -561,6 +563,64 @@ class ShopOperations:
         params = with_actor({"skus": list(skus)}, actor)
         return cast(ProductsArchived, self.call("admin.products.archive", params, timeout, progress=progress))
 
+    def admin_search_synonyms_get(
+        self,
+        *,
+        actor: Optional[str] = None,
+        timeout: Optional[float] = None,
+        progress: Optional[ProgressCallback] = None,
+    ) -> SearchSynonyms:
+        """``admin.search.synonyms.get``: The owner's search synonyms: groups of words that find each other, and
+        one-way rules.
+
+        :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
+            rows.
+        :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
+            this method is 30000 ms.
+        :param progress: Receives each ``notifications/progress`` params object of this call.
+        :returns: :class:`~shoprpc.models.SearchSynonyms`: The owner's search synonyms, as set (the owner's
+            spelling kept).
+        :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
+            or cancel that stopped it).
+        :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
+        :raises ~shoprpc.StoreBusyError: Another writer held the store too long; nothing was changed, and the
+            call may be made again.
+        """
+        params = with_actor({}, actor)
+        return cast(SearchSynonyms, self.call("admin.search.synonyms.get", params, timeout, progress=progress))
+
+    def admin_search_synonyms_set(
+        self,
+        groups: Optional[Sequence[Sequence[str]]] = None,
+        rules: Optional[Sequence[Dict[str, Any]]] = None,
+        *,
+        actor: Optional[str] = None,
+        timeout: Optional[float] = None,
+        progress: Optional[ProgressCallback] = None,
+    ) -> SearchSynonyms:
+        """``admin.search.synonyms.set``: Replaces the search synonyms (groups and one-way rules), applied to
+        every search from then on; answers what is stored.
+
+        :param groups: Groups of words that mean the same, each finding the others: [["tee", "t-shirt"]]. Not
+            sent when ``None``.
+        :param rules: One-way rules: a search for from also finds each of to, not the other way: [{"from":
+            "laptop", "to": ["notebook"]}]. Not sent when ``None``.
+        :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
+            rows.
+        :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
+            this method is 30000 ms.
+        :param progress: Receives each ``notifications/progress`` params object of this call.
+        :returns: :class:`~shoprpc.models.SearchSynonyms`: The owner's search synonyms, as set (the owner's
+            spelling kept).
+        :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
+            or cancel that stopped it).
+        :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
+        :raises ~shoprpc.StoreBusyError: Another writer held the store too long; nothing was changed, and the
+            call may be made again.
+        """
+        params = with_actor(present({"groups": None if groups is None else list(groups), "rules": None if rules is None else list(rules)}), actor)
+        return cast(SearchSynonyms, self.call("admin.search.synonyms.set", params, timeout, progress=progress))
+
 class AsyncShopOperations:
     """The shop's methods as coroutines; each returns the result's plain dict or raises a typed
     :class:`~shoprpc.errors.RPCError`. Optional arguments left as ``None`` are not sent."""
@@ -689,8 +749,9 @@ class AsyncShopOperations:
         progress: Optional[ProgressCallback] = None,
     ) -> SearchPage:
         """``catalog.search``: Finds products (one entry each, with its variants) by what a shopper typed,
-        forgiving typos, plurals and spacing, best match first; with filters, facet counts, a total and cursor
-        paging. An empty query browses.
+        forgiving typos, plurals and spacing, best match first. Filter by category, brand, price range and
+        stock; ask facet counts by category and brand (over every match); total says how many match; pass
+        nextCursor back as cursor for the next page. An empty query browses.
 
         :param query: What the shopper typed: words in any order, typos and plurals forgiven, the last word
             read as a prefix. Empty: browse every product the filters let through.
@@ -1105,3 +1166,61 @@ class AsyncShopOperations:
         """
         params = with_actor({"skus": list(skus)}, actor)
         return cast(ProductsArchived, await self.call("admin.products.archive", params, timeout, progress=progress))
+
+    async def admin_search_synonyms_get(
+        self,
+        *,
+        actor: Optional[str] = None,
+        timeout: Optional[float] = None,
+        progress: Optional[ProgressCallback] = None,
+    ) -> SearchSynonyms:
+        """``admin.search.synonyms.get``: The owner's search synonyms: groups of words that find each other, and
+        one-way rules.
+
+        :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
+            rows.
+        :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
+            this method is 30000 ms.
+        :param progress: Receives each ``notifications/progress`` params object of this call.
+        :returns: :class:`~shoprpc.models.SearchSynonyms`: The owner's search synonyms, as set (the owner's
+            spelling kept).
+        :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
+            or cancel that stopped it).
+        :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
+        :raises ~shoprpc.StoreBusyError: Another writer held the store too long; nothing was changed, and the
+            call may be made again.
+        """
+        params = with_actor({}, actor)
+        return cast(SearchSynonyms, await self.call("admin.search.synonyms.get", params, timeout, progress=progress))
+
+    async def admin_search_synonyms_set(
+        self,
+        groups: Optional[Sequence[Sequence[str]]] = None,
+        rules: Optional[Sequence[Dict[str, Any]]] = None,
+        *,
+        actor: Optional[str] = None,
+        timeout: Optional[float] = None,
+        progress: Optional[ProgressCallback] = None,
+    ) -> SearchSynonyms:
+        """``admin.search.synonyms.set``: Replaces the search synonyms (groups and one-way rules), applied to
+        every search from then on; answers what is stored.
+
+        :param groups: Groups of words that mean the same, each finding the others: [["tee", "t-shirt"]]. Not
+            sent when ``None``.
+        :param rules: One-way rules: a search for from also finds each of to, not the other way: [{"from":
+            "laptop", "to": ["notebook"]}]. Not sent when ``None``.
+        :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
+            rows.
+        :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
+            this method is 30000 ms.
+        :param progress: Receives each ``notifications/progress`` params object of this call.
+        :returns: :class:`~shoprpc.models.SearchSynonyms`: The owner's search synonyms, as set (the owner's
+            spelling kept).
+        :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
+            or cancel that stopped it).
+        :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
+        :raises ~shoprpc.StoreBusyError: Another writer held the store too long; nothing was changed, and the
+            call may be made again.
+        """
+        params = with_actor(present({"groups": None if groups is None else list(groups), "rules": None if rules is None else list(rules)}), actor)
+        return cast(SearchSynonyms, await self.call("admin.search.synonyms.set", params, timeout, progress=progress))

@@ -35,6 +35,7 @@ enum PostgreSQLSchema {
         Migration(version: 7) { connection, _ in try connection.execute(keysOfNoCustomer) },
         // Products with variants: a row is a variant; its product's fields, handle and status beside it.
         Migration(version: 8) { connection, _ in try connection.execute(productsWithVariants) },
+        Migration(version: 9) { connection, _ in try connection.execute(searchSynonyms) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -254,5 +255,13 @@ enum PostgreSQLSchema {
         DROP INDEX products_live_by_category;
         CREATE INDEX products_live_by_category ON products (category, seq) WHERE NOT archived AND seq = product_seq;
         CREATE INDEX products_live_by_seq ON products (seq) WHERE NOT archived AND seq = product_seq;
+        """
+
+    // MARK: - Version 9: search synonyms
+
+    /// The owner's search synonyms (`SearchSynonyms`, `admin.search.synonyms.set`), as their JSON,
+    /// in one row; no row is no synonyms.
+    static let searchSynonyms = """
+        CREATE TABLE search_synonyms (id INTEGER PRIMARY KEY CHECK (id = 1), synonyms TEXT NOT NULL);
         """
 }

@@ -147,6 +147,10 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         try query("SELECT currency FROM products LIMIT 1", []) { $0.text(0) }.first
     }
 
+    func searchSynonymsJSON() throws -> String? {
+        try query("SELECT synonyms FROM search_synonyms WHERE id = 1", []) { $0.text(0) }.first
+    }
+
     // MARK: - Carts
 
     func cartLines(cartId: String) throws -> [CartLine] {
@@ -235,6 +239,14 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
     func lockOrder(id: String) throws -> Order? {
         try query("SELECT \(ShopRows.orderColumns) FROM orders WHERE order_id = $1 FOR UPDATE", [id], row: ShopRows.orderHeader)
             .first.map(withLines)?.order
+    }
+
+    func setSearchSynonymsJSON(_ json: String?) throws {
+        guard let json else {
+            try run("DELETE FROM search_synonyms", [])
+            return
+        }
+        try run("INSERT INTO search_synonyms (id, synonyms) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET synonyms = excluded.synonyms", [json])
     }
 
     func markOrderCancelled(id: String, at: String, reason: String?) throws {

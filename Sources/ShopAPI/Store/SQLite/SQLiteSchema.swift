@@ -20,6 +20,7 @@ enum SQLiteSchema {
         Migration(version: 4) { connection, _ in try connection.execute(cancellationAndLedger) },
         Migration(version: 5) { connection, _ in try connection.execute(keysOfNoCustomer) },
         Migration(version: 6) { connection, _ in try connection.execute(productsWithVariants) },
+        Migration(version: 7) { connection, _ in try connection.execute(searchSynonyms) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -212,5 +213,13 @@ enum SQLiteSchema {
         CREATE INDEX products_by_handle ON products (handle, seq);
         DROP INDEX products_live_by_category;
         CREATE INDEX products_live_by_category ON products (category, seq) WHERE archived = 0 AND seq = product_seq;
+        """
+
+    // MARK: - Version 7: search synonyms
+
+    /// The owner's search synonyms (`SearchSynonyms`, `admin.search.synonyms.set`), as their JSON,
+    /// in one row; no row is no synonyms.
+    static let searchSynonyms = """
+        CREATE TABLE search_synonyms (id INTEGER PRIMARY KEY CHECK (id = 1), synonyms TEXT NOT NULL);
         """
 }

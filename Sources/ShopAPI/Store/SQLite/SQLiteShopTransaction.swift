@@ -132,6 +132,10 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         try query("SELECT currency FROM products LIMIT 1", []) { $0.text(0) }.first
     }
 
+    func searchSynonymsJSON() throws -> String? {
+        try query("SELECT synonyms FROM search_synonyms WHERE id = 1", []) { $0.text(0) }.first
+    }
+
     // MARK: - Carts
 
     func cartLines(cartId: String) throws -> [CartLine] {
@@ -239,6 +243,14 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
     /// A plain read, as `lockStock`.
     func lockOrder(id: String) throws -> Order? {
         try order(id: id)
+    }
+
+    func setSearchSynonymsJSON(_ json: String?) throws {
+        guard let json else {
+            try run("DELETE FROM search_synonyms", [])
+            return
+        }
+        try run("INSERT INTO search_synonyms (id, synonyms) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET synonyms = excluded.synonyms", [json])
     }
 
     func markOrderCancelled(id: String, at: String, reason: String?) throws {
