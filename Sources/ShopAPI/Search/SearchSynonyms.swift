@@ -3,9 +3,10 @@
 /// and one-way `rules` (`laptop → notebook`: a search for `laptop` also finds notebooks, one for
 /// `notebook` does not find laptops).
 ///
-/// A synonym is one word as search reads it: its letters and digits, folded and written together
-/// (`SearchQuery.identifierForm`), so `T-Shirt`, `t shirt` and `tshirt` are the one word `tshirt`,
-/// which a product's `T-Shirt` has (the analyzer joins hyphenated words). The owner's spelling is
+/// A synonym is one word, without spaces, as search reads it: its letters and digits, folded and
+/// written together (`SearchQuery.identifierForm`), so `T-Shirt` and `tshirt` are the one word
+/// `tshirt`, which a product's `T-Shirt` has (the analyzer joins hyphenated words), and which a
+/// query's `t shirt` also reaches (a query joins neighbouring words). The owner's spelling is
 /// kept for `get`. A query word found through a synonym ranks as a plural does (after exact words,
 /// before prefixes and typos). Immutable value; `Sendable`.
 public struct SearchSynonyms: Codable, Sendable, Equatable {
@@ -52,6 +53,9 @@ public struct SearchSynonyms: Codable, Sendable, Equatable {
         func check(_ word: String, _ member: String) -> (member: String, message: String)? {
             if word.utf8.count > Self.maxWordBytes { return (member, "a synonym is at most \(Self.maxWordBytes) bytes") }
             if Self.word(of: word).isEmpty { return (member, "a synonym needs a letter or a digit") }
+            if word.contains(where: \.isWhitespace) {
+                return (member, "a synonym is one word (a hyphenated one, such as t-shirt, is one); \"\(word)\" has a space")
+            }
             return nil
         }
         for (index, group) in groups.enumerated() {
