@@ -45,10 +45,11 @@ public enum ShopMethods {
                  summary: "One product with every variant of it and their stock.", errors: [.notFound]) { params, token in
                 try service.catalogProduct(handle: params.handle, interruption: token)
             },
-            read("catalog.search", CatalogSearchParams.self, ProductList.self, scope: .browse, lanes: lanes,
-                 summary: "Products (one entry each, with its variants) whose name and category have every word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.",
-                 errors: []) { params, token in
-                try service.searchCatalog(query: params.query, limit: params.limit ?? ShopLimits.defaultPageSize, interruption: token)
+            read("catalog.search", CatalogSearchParams.self, ProductSearchPage.self, scope: .browse, lanes: lanes,
+                 summary: "Products (one entry each, with its variants) matching the query, best first: typos, plurals, SKUs and words of every field; with the total and a cursor to the next page.",
+                 errors: [.invalidCursor]) { params, token in
+                try service.searchProducts(ProductSearchRequest(query: params.query, limit: params.limit ?? ShopLimits.defaultSearchPageSize),
+                                           interruption: token)
             },
             inventory.map(liveInventoryCheck) ??
             read("inventory.check", InventoryCheckParams.self, InventoryLevels.self, scope: .browse, lanes: lanes,

@@ -175,6 +175,20 @@ extension ProductList: DeclaredResult, JSONWritable {
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
 
+// Only what catalog.search's current params can produce; the lead adds corrections,
+// droppedWords, facets and highlights with the new params.
+extension ProductSearchPage: DeclaredResult, JSONWritable {
+    static let title = "ProductSearchPage"
+    static let summary = "One page of search results, best first, with the total number of matches."
+    static let fields: [ResultField<ProductSearchPage>] = [
+        .array("items", { $0.items }, "The page's products, each with its variants."),
+        .integer("total", { $0.total }, "How many products match, on every page."),
+        .optionalString("nextCursor", { $0.nextCursor }, "Pass as cursor for the next page; absent on the last page."),
+        .optionalString("readAs", { $0.readAs }, "The query as read when a word was corrected; absent otherwise."),
+    ]
+    public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
+}
+
 extension CatalogPage: DeclaredResult, JSONWritable {
     static let title = "ProductPage"
     static let summary = "One page of products, one entry each, in catalog order."

@@ -122,10 +122,16 @@ export interface ProductWithVariants {
   variants: ProductVariant[];
 }
 
-/** Products, one entry each, in catalog order (the order they were first added). */
-export interface ProductList {
-  /** The products, each with its variants. */
+/** One page of search results, best first, with the total number of matches. */
+export interface ProductSearchPage {
+  /** The page's products, each with its variants. */
   items: CatalogItem[];
+  /** How many products match, on every page. */
+  total: number;
+  /** Pass as cursor for the next page; absent on the last page. */
+  nextCursor?: string;
+  /** The query as read when a word was corrected; absent otherwise. */
+  readAs?: string;
 }
 
 /** Units of one SKU available now. */
@@ -274,8 +280,8 @@ export interface ShopMethods {
   /** `catalog.product`: One product with every variant of it and their stock. */
   catalogProduct(handle: string, options?: CallOptions): Promise<ProductWithVariants>;
 
-  /** `catalog.search`: Products (one entry each, with its variants) whose name and category have every word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order. */
-  catalogSearch(query: string, page?: { limit?: number }, options?: CallOptions): Promise<ProductList>;
+  /** `catalog.search`: Products (one entry each, with its variants) matching the query, best first: typos, plurals, SKUs and words of every field; with the total and a cursor to the next page. */
+  catalogSearch(query: string, page?: { limit?: number }, options?: CallOptions): Promise<ProductSearchPage>;
 
   /** `inventory.check`: Units available per sku, in request order. */
   inventoryCheck(skus: string[], options?: CallOptions): Promise<InventoryLevels>;

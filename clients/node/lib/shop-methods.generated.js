@@ -79,13 +79,14 @@ export class ShopMethods extends RPCClient {
   }
 
   /**
-   * `catalog.search`: Products (one entry each, with its variants) whose name and category have every word of
-   * the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in catalog order.
+   * `catalog.search`: Products (one entry each, with its variants) matching the query, best first: typos,
+   * plurals, SKUs and words of every field; with the total and a cursor to the next page.
    * @param {string} query The words to find.
    * @param {object} [page] not sent when `undefined`
    * @param {number} [page.limit] Most items to return, 1 to 200 (default 50).
    * @param {import('../index.js').CallOptions} [options] the server's deadline for this method is 30000 ms
-   * @returns {Promise<import('../index.js').ProductList>}
+   * @returns {Promise<import('../index.js').ProductSearchPage>}
+   * @throws {ShopError} (rejects, 1006 `InvalidCursor`) A cursor is not one this listing issued.
    * @throws {ShopError} (rejects, 1007 `Interrupted`) The store stopped the work (normally answered as the
    *   deadline or cancel that stopped it).
    * @throws {ShopError} (rejects, 1008 `StorageError`) The store failed; nothing is said of why but in the

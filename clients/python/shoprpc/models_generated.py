@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, List, TypedDict
 
 __all__ = ["ProductOption", "VariantChoice", "CatalogItem", "ProductPage", "ProductCount", "Product", "ProductVariant",
-           "ProductWithVariants", "ProductList", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
+           "ProductWithVariants", "ProductSearchPage", "StockLevel", "InventoryLevels", "CartLine", "Cart", "Order",
            "OrderPage", "CatalogProduct", "ImportSummary", "ProductsArchived"]
 
 
@@ -140,12 +140,20 @@ class ProductWithVariants(TypedDict):
     #: Every variant, in catalog order.
     variants: List[ProductVariant]
 
-
-class ProductList(TypedDict):
-    """Products, one entry each, in catalog order (the order they were first added)."""
-
-    #: The products, each with its variants.
+class _ProductSearchPageRequired(TypedDict):
+    #: The page's products, each with its variants.
     items: List[CatalogItem]
+    #: How many products match, on every page.
+    total: int
+
+
+class ProductSearchPage(_ProductSearchPageRequired, total=False):
+    """One page of search results, best first, with the total number of matches."""
+
+    #: Pass as cursor for the next page; absent on the last page.
+    nextCursor: str
+    #: The query as read when a word was corrected; absent otherwise.
+    readAs: str
 
 class _StockLevelRequired(TypedDict):
     #: The SKU.

@@ -11,7 +11,7 @@ from typing import Any, Optional, Sequence, cast
 from .messages import Params, present, with_actor
 from .models import ProgressCallback
 from .models_generated import (Cart, CatalogProduct, ImportSummary, InventoryLevels, Order, OrderPage, Product,
-                               ProductCount, ProductList, ProductPage, ProductWithVariants, ProductsArchived,
+                               ProductCount, ProductPage, ProductSearchPage, ProductWithVariants, ProductsArchived,
                                StockLevel)
 
 __all__ = ["ShopOperations", "AsyncShopOperations"]
@@ -134,18 +134,18 @@ class ShopOperations:
         *,
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
-    ) -> ProductList:
-        """``catalog.search``: Products (one entry each, with its variants) whose name and category have every
-        word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in
-        catalog order.
+    ) -> ProductSearchPage:
+        """``catalog.search``: Products (one entry each, with its variants) matching the query, best first:
+        typos, plurals, SKUs and words of every field; with the total and a cursor to the next page.
 
         :param query: The words to find.
         :param limit: Most items to return, 1 to 200 (default 50). Not sent when ``None``.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.ProductList`: Products, one entry each, in catalog order (the order
-            they were first added).
+        :returns: :class:`~shoprpc.models.ProductSearchPage`: One page of search results, best first, with the
+            total number of matches.
+        :raises ~shoprpc.InvalidCursorError: A cursor is not one this listing issued.
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
         :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
@@ -153,7 +153,7 @@ class ShopOperations:
             call may be made again.
         """
         params = present({"query": query, "limit": limit})
-        return cast(ProductList, self.call("catalog.search", params, timeout, progress=progress))
+        return cast(ProductSearchPage, self.call("catalog.search", params, timeout, progress=progress))
 
     def inventory_check(
         self,
@@ -652,18 +652,18 @@ class AsyncShopOperations:
         *,
         timeout: Optional[float] = None,
         progress: Optional[ProgressCallback] = None,
-    ) -> ProductList:
-        """``catalog.search``: Products (one entry each, with its variants) whose name and category have every
-        word of the query (case- and accent-insensitive; words of 3+ letters also match as prefixes), in
-        catalog order.
+    ) -> ProductSearchPage:
+        """``catalog.search``: Products (one entry each, with its variants) matching the query, best first:
+        typos, plurals, SKUs and words of every field; with the total and a cursor to the next page.
 
         :param query: The words to find.
         :param limit: Most items to return, 1 to 200 (default 50). Not sent when ``None``.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
             this method is 30000 ms.
         :param progress: Receives each ``notifications/progress`` params object of this call.
-        :returns: :class:`~shoprpc.models.ProductList`: Products, one entry each, in catalog order (the order
-            they were first added).
+        :returns: :class:`~shoprpc.models.ProductSearchPage`: One page of search results, best first, with the
+            total number of matches.
+        :raises ~shoprpc.InvalidCursorError: A cursor is not one this listing issued.
         :raises ~shoprpc.StoreInterruptedError: The store stopped the work (normally answered as the deadline
             or cancel that stopped it).
         :raises ~shoprpc.StorageError: The store failed; nothing is said of why but in the server's log.
@@ -671,7 +671,7 @@ class AsyncShopOperations:
             call may be made again.
         """
         params = present({"query": query, "limit": limit})
-        return cast(ProductList, await self.call("catalog.search", params, timeout, progress=progress))
+        return cast(ProductSearchPage, await self.call("catalog.search", params, timeout, progress=progress))
 
     async def inventory_check(
         self,
