@@ -5,6 +5,7 @@ import FoundationEssentials
 enum PageCursor {
     private static let catalogKind = "p2"
     private static let ordersKind = "o1"
+    private static let searchKind = "s1"
 
     // MARK: - Catalog (position: the catalog place of the last product returned)
 
@@ -31,6 +32,19 @@ enum PageCursor {
             throw .invalidCursor(cursor)
         }
         return sequence
+    }
+
+    // MARK: - Search (position: how many matches earlier pages held)
+
+    static func search(offset: Int) -> String {
+        encode(kind: searchKind, position: String(offset))
+    }
+
+    /// The number of matches the page starts after. Throws `.invalidCursor` for anything not made
+    /// by `search(offset:)`.
+    static func searchOffset(_ cursor: String) throws(ShopError) -> Int {
+        guard let text = decode(cursor, kind: searchKind), let offset = Int(text), offset > 0 else { throw .invalidCursor(cursor) }
+        return offset
     }
 
     // MARK: - Encoding

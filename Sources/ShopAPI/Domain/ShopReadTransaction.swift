@@ -2,12 +2,12 @@
 /// only while the transaction's closure runs. Methods throw storage errors (any `Error`), which
 /// the store maps to `ShopError`.
 ///
-/// The catalog reads (`products`, `product`, `variantChoices`, `productVariants`,
-/// `searchProducts`, `available`) see only active products: a draft or an archived product
+/// The catalog reads (`products`, `product`, `variantChoices`, `productVariants`, the search
+/// reads of `SearchIndexReads`, `available`) see only active products: a draft or an archived product
 /// (`status`, `shop-rpc import --replace`) is not found by them. `product` and `productCount`
 /// must each run exactly one statement: the service reads them with `ShopStore.readOneStatement`,
 /// outside an explicit transaction where the store allows.
-protocol ShopReadTransaction {
+protocol ShopReadTransaction: SearchIndexReads {
     /// The first variant of each product whose place in catalog order is after `afterSeq` (all
     /// when `nil`), in `category` when given, in catalog order, with that place. One statement.
     func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, product: Product)]
@@ -21,13 +21,6 @@ protocol ShopReadTransaction {
     func productVariants(handle: String) throws -> [(product: Product, available: Int)]
     /// Live products in `category` (all when nil). Runs exactly one statement.
     func productCount(category: String?) throws -> Int
-    /// The first variant of each product that has, for every group of `wordGroups`, one of its
-    /// words among its `SearchText.productWords`; in catalog order, at most `limit`. Groups are
-    /// non-empty and hold only words as `SearchText` makes them.
-    func searchProducts(wordGroups: [[String]], limit: Int) throws -> [Product]
-    /// The indexed words (every word any product was ever indexed under) that begin with
-    /// `prefix`, in code point order, at most `limit`.
-    func indexedWords(beginningWith prefix: String, limit: Int) throws -> [String]
     /// Units available; `nil` for an unknown (or archived) SKU.
     func available(sku: String) throws -> Int?
     /// The currency the store's products are priced in; nil when it has no products yet.

@@ -55,24 +55,6 @@ extension ShopService {
         return found
     }
 
-    /// Products (one entry each, with its variants) whose name and category have every word of `query` (`SearchMatching`: words of
-    /// three characters or more also match as prefixes), case- and accent-insensitively, in
-    /// catalog order: the order products were first added. Punctuation in `query` only separates
-    /// words (it is never query syntax), so a query without letters or digits finds nothing.
-    /// `limit` is clamped to `1...ShopLimits.maxSearchResults` (below 1 means the default page size).
-    public func searchCatalog(query: String, limit: Int, interruption: (any ShopInterruption)?) throws -> ProductSearchPage {
-        let terms = SearchTerms.words(in: query)
-        guard !terms.isEmpty else { return ProductSearchPage(items: [], total: 0, nextCursor: nil) }
-        let pageSize = Self.pageSize(limit, maximum: ShopLimits.maxSearchResults)
-        let items = try store.read(interruption: interruption) { transaction in
-            guard let groups = try SearchMatching.wordGroups(for: terms, in: transaction) else { return [CatalogItem]() }
-            let found = try transaction.searchProducts(wordGroups: groups, limit: pageSize)
-            let choices = try transaction.variantChoices(handles: found.map(\.handle))
-            return found.map { Self.item($0, choices) }
-        }
-        return ProductSearchPage(items: items, total: items.count, nextCursor: nil)
-    }
-
     /// Stock of each SKU, in request order (duplicates answered each time), from one snapshot.
     /// An unknown SKU throws `.notFound(entity: "product")`. The binding enforces
     /// `ShopLimits.maxSkusPerCheck`.

@@ -24,23 +24,6 @@ enum SearchMatching {
         word.unicodeScalars.count >= minimumPrefixLength
     }
 
-    /// For each of `terms`, the whole words it matches, read from `transaction`'s index of words;
-    /// nil when some term matches no indexed word (then nothing can match).
-    static func wordGroups(for terms: [String], in transaction: any ShopReadTransaction) throws -> [[String]]? {
-        var groups: [[String]] = []
-        groups.reserveCapacity(terms.count)
-        for term in terms {
-            if term.unicodeScalars.count < minimumPrefixLength {
-                groups.append([term])
-                continue
-            }
-            let words = try transaction.indexedWords(beginningWith: term, limit: maxWordsPerPrefix)
-            if words.isEmpty { return nil }
-            groups.append(words)
-        }
-        return groups
-    }
-
     /// The smallest string above every string that begins with `prefix` in code point (UTF-8
     /// byte) order, for a range scan `word >= prefix AND word < upperBound`: the prefix followed
     /// by U+10FFFF, which no indexed word holds (it is not a letter or a digit).

@@ -27,7 +27,7 @@ final class CatalogImportTests: StoreContractTestCase {
             ], "listed in file order (catalog order), not SKU order")
             XCTAssertEqual(try service.checkInventory(skus: ["A-1", "B-2", "C-3"], interruption: nil).levels.map(\.available), [0, 7, 0])
             // Search: catalog order is file order.
-            XCTAssertEqual(try service.searchCatalog(query: "desk", limit: 10, interruption: nil).items.map(\.sku), ["B-2", "A-1", "C-3"])
+            XCTAssertEqual(try service.searchItems("desk", limit: 10).map(\.sku), ["B-2", "A-1", "C-3"])
         }
     }
 
@@ -144,7 +144,7 @@ final class CatalogImportTests: StoreContractTestCase {
             XCTAssertFalse(outcome.committed)
             XCTAssertEqual(errors, [fileError])
             XCTAssertEqual(try service.allProducts().count, 240)
-            XCTAssertEqual(try service.searchCatalog(query: "product", limit: 10, interruption: nil).items, [], "nor indexed")
+            XCTAssertEqual(try service.searchItems("product", limit: 10), [], "nor indexed")
             XCTAssertEqual(try service.available("SKU-0002"), 61)
         }
     }
@@ -185,7 +185,7 @@ final class CatalogImportTests: StoreContractTestCase {
             XCTAssertEqual(try service.allProducts().map(\.sku), kept)
             XCTAssertEqual(try service.listCatalog(cursor: nil, limit: 10, category: "coffee", interruption: nil).items.map(\.sku), kept)
             XCTAssertEqual(try service.listCatalog(cursor: nil, limit: 10, category: "books", interruption: nil).items, [])
-            XCTAssertEqual(try service.searchCatalog(query: "classic", limit: 200, interruption: nil).items.map(\.sku), ["SKU-0002"])
+            XCTAssertEqual(try service.searchItems("classic", limit: 200).map(\.sku), ["SKU-0002"])
             XCTAssertThrowsError(try service.product(sku: "SKU-0001", interruption: nil)) {
                 XCTAssertEqual($0 as? ShopError, .notFound(entity: "product", id: "SKU-0001"))
             }
@@ -221,13 +221,13 @@ final class CatalogImportTests: StoreContractTestCase {
             XCTAssertEqual(try service.product(sku: "SKU-0001", interruption: nil).name, "Renamed Tome")
             XCTAssertEqual(try service.available("SKU-0001"), stock, "stock kept while archived")
             XCTAssertEqual(try service.allProducts().map(\.sku), ["SKU-0001", "SKU-0002"])
-            XCTAssertEqual(try service.searchCatalog(query: "tome", limit: 10, interruption: nil).items.map(\.sku), ["SKU-0001"])
-            XCTAssertEqual(try service.searchCatalog(query: "books", limit: 10, interruption: nil).items.map(\.sku), ["SKU-0001"])
+            XCTAssertEqual(try service.searchItems("tome", limit: 10).map(\.sku), ["SKU-0001"])
+            XCTAssertEqual(try service.searchItems("books", limit: 10).map(\.sku), ["SKU-0001"])
             // Listed again unchanged: it still comes back (an update).
             _ = try service.importRows([CatalogRow(line: 2, sku: "SKU-0002")], replace: true)
             let (again, _) = try service.importRows([CatalogRow(line: 2, sku: "SKU-0001")])
             XCTAssertEqual(again.summary.updated, 1)
-            XCTAssertEqual(try service.searchCatalog(query: "renamed", limit: 10, interruption: nil).items.map(\.sku), ["SKU-0001"])
+            XCTAssertEqual(try service.searchItems("renamed", limit: 10).map(\.sku), ["SKU-0001"])
         }
     }
 
@@ -235,29 +235,31 @@ final class CatalogImportTests: StoreContractTestCase {
 
     func test_afterAnImport_searchFindsTheNewNames_andNotTheOldOnes() throws {
         try forEachStore {
-            XCTAssertFalse(try service.searchCatalog(query: "espresso", limit: 200, interruption: nil).items.isEmpty)
-            let espressos = try service.searchCatalog(query: "espresso", limit: 200, interruption: nil).items
-            let rows = espressos.enumerated().map { CatalogRow(line: $0 + 2, sku: $1.sku, name: "Ristretto Roast \($0)") }
+            XCTAssertFalse(try service.searchItems("espresso", limit: 200).isEmpty)
+            let espressos = try service.searchItems("espresso", limit: 200)
+            let rows = espressos.enumerated().map {
+                CatalogRow(line: $0 + 2, sku: $1.sku, name: "Ristretto Roast \($0)", description: "Short and strong.")
+            }
             let (outcome, _) = try service.importRows(rows)
             XCTAssertEqual(outcome.summary.updated, espressos.count)
-            XCTAssertEqual(try service.searchCatalog(query: "espresso", limit: 200, interruption: nil).items, [])
-            XCTAssertEqual(try service.searchCatalog(query: "ristr", limit: 200, interruption: nil).items.map(\.sku), espressos.map(\.sku))
-            XCTAssertEqual(try service.searchCatalog(query: "coffee roast", limit: 200, interruption: nil).items.count, espressos.count)
+            XCTAssertEqual(try service.searchItems("espresso", limit: 200), [])
+            XCTAssertEqual(try service.searchItems("ristr", limit: 200).map(\.sku), espressos.map(\.sku), "in catalog order, equally ranked")
+            XCTAssertEqual(Set(try service.searchItems("short strong", limit: 200).map(\.sku)), Set(espressos.map(\.sku)))
         }
     }
 
-    func test_aPrefixStandsForAtMost64Words_theFirstInCodePointOrder() throws {
+    func test_aPrefixFindsEveryProductWithAWordBeginningWithIt_noCap() throws {
         try forEachStore(creation: .empty) {
             // 100 products, each with one word "zeta000" … "zeta099", in reverse order of the words.
             let rows = (0..<100).reversed().enumerated().map { line, number in
                 newRow(String(format: "Z-%03d", number), line: line + 2, name: String(format: "Zeta%03d", number), category: "greek")
             }
             _ = try service.importRows(rows)
-            let found = try service.searchCatalog(query: "zeta", limit: 200, interruption: nil).items
-            XCTAssertEqual(Set(found.map(\.sku)), Set((0..<64).map { String(format: "Z-%03d", $0) }))
-            XCTAssertEqual(found.map(\.sku), (0..<64).reversed().map { String(format: "Z-%03d", $0) }, "in catalog (file) order")
-            XCTAssertEqual(try service.searchCatalog(query: "zeta099", limit: 200, interruption: nil).items.map(\.sku), ["Z-099"])
-            XCTAssertEqual(try service.searchCatalog(query: "zeta09", limit: 200, interruption: nil).items.count, 10)
+            let page = try service.searchProducts(ProductSearchRequest(query: "zeta", limit: 200), interruption: nil)
+            XCTAssertEqual(page.total, 100)
+            XCTAssertEqual(page.items.map(\.sku), (0..<100).reversed().map { String(format: "Z-%03d", $0) }, "in catalog (file) order")
+            XCTAssertEqual(try service.searchItems("zeta099", limit: 200).map(\.sku), ["Z-099"])
+            XCTAssertEqual(try service.searchItems("zeta09", limit: 200).count, 10)
         }
     }
 

@@ -77,10 +77,10 @@ final class CatalogVariantsTests: StoreContractTestCase {
                 ]))
             XCTAssertEqual(try service.countProducts(category: nil, interruption: nil).count, 2)
             XCTAssertEqual(try service.countProducts(category: "apparel", interruption: nil).count, 2)
-            let found = try service.searchCatalog(query: "hoodie", limit: 10, interruption: nil).items
+            let found = try service.searchItems("hoodie", limit: 10)
             XCTAssertEqual(found.map(\.handle), ["hoodie"], "found once, not once per variant")
             XCTAssertEqual(found.first?.variants.count, 2)
-            XCTAssertEqual(try service.searchCatalog(query: "apparel", limit: 10, interruption: nil).items.map(\.handle), ["hoodie", "A-TEE"])
+            XCTAssertEqual(try service.searchItems("apparel", limit: 10).map(\.handle), ["hoodie", "A-TEE"])
         }
     }
 
@@ -104,7 +104,7 @@ final class CatalogVariantsTests: StoreContractTestCase {
             let product = try service.catalogProduct(handle: "hoodie", interruption: nil)
             XCTAssertEqual(product.variants.map(\.sku), ["HOOD-S", "HOOD-M", "HOOD-L"])
             XCTAssertEqual(try service.product(sku: "HOOD-L", interruption: nil).name, "Hoodie")
-            XCTAssertEqual(try service.searchCatalog(query: "hoodie", limit: 10, interruption: nil).items.map(\.variants.count), [3])
+            XCTAssertEqual(try service.searchItems("hoodie", limit: 10).map(\.variants.count), [3])
         }
     }
 
@@ -129,8 +129,8 @@ final class CatalogVariantsTests: StoreContractTestCase {
             XCTAssertEqual(errors, [])
             XCTAssertEqual(try service.product(sku: "HOOD-S", interruption: nil).name, "Fleece Top", "the other variant too")
             XCTAssertEqual(try service.catalogProduct(handle: "hoodie", interruption: nil).name, "Fleece Top")
-            XCTAssertEqual(try service.searchCatalog(query: "fleece", limit: 10, interruption: nil).items.map(\.handle), ["hoodie"])
-            XCTAssertEqual(try service.searchCatalog(query: "hoodie", limit: 10, interruption: nil).items, [])
+            XCTAssertEqual(try service.searchItems("fleece", limit: 10).map(\.handle), ["hoodie"])
+            XCTAssertEqual(try service.searchItems("hoodie", limit: 10), [])
         }
     }
 
@@ -226,13 +226,13 @@ final class CatalogVariantsTests: StoreContractTestCase {
                 XCTAssertThrowsError(try read()) { XCTAssertEqual($0 as? ShopError, .notFound(entity: "product", id: "MUG-1")) }
             }
             XCTAssertEqual(service.addToCartAndWait("c", "MUG-1", 1), .failure(.notFound(entity: "product", id: "MUG-1")))
-            XCTAssertEqual(try service.searchCatalog(query: "mug", limit: 5, interruption: nil).items, [])
+            XCTAssertEqual(try service.searchItems("mug", limit: 5), [])
             XCTAssertTrue(try exported().contains("MUG-1,Mug,,kitchen,900,USD,5,MUG-1,,draft,"), "a draft is exported, with its status")
 
             let summary = try service.upsertProducts(ndjson: Array(#"{"sku":"MUG-1","status":"active"}"#.utf8), actor: nil, interruption: nil)
             XCTAssertEqual(summary.updated, 1)
             XCTAssertEqual(try service.product(sku: "MUG-1", interruption: nil).name, "Mug")
-            XCTAssertEqual(try service.searchCatalog(query: "mug", limit: 5, interruption: nil).items.map(\.sku), ["MUG-1"])
+            XCTAssertEqual(try service.searchItems("mug", limit: 5).map(\.sku), ["MUG-1"])
 
             XCTAssertEqual(service.archiveProductsAndWait(["HOOD-M"]), .success(ProductsArchived(archived: 1)))
             XCTAssertThrowsError(try service.product(sku: "HOOD-S", interruption: nil), "archiving a variant archives its product")

@@ -26,7 +26,7 @@ final class AdminProductsTests: StoreContractTestCase {
             XCTAssertEqual(try service.product(sku: "SKU-0002", interruption: nil).priceCents, 15999)
             XCTAssertEqual(try service.product(sku: "SKU-0002", interruption: nil).name, "Classic Espresso Roast", "left out, kept")
             XCTAssertEqual(try service.available("SKU-0002"), level + 4)
-            XCTAssertTrue(try service.searchCatalog(query: "ceramic", limit: 5, interruption: nil).items.contains { $0.sku == "NEW-1" })
+            XCTAssertTrue(try service.searchItems("ceramic", limit: 5).contains { $0.sku == "NEW-1" })
             let rows = try service.ledger()
             XCTAssertEqual(rows.map { "\($0.sku) \($0.delta) \($0.reason.rawValue) \($0.source ?? "-") \($0.actor ?? "-")" }.sorted(), [
                 "NEW-1 9 import admin.products.upsert ops:dana",
@@ -61,14 +61,14 @@ final class AdminProductsTests: StoreContractTestCase {
         try forEachStore {
             let level = try service.available("SKU-0005")
             let word = try XCTUnwrap(try service.product(sku: "SKU-0006", interruption: nil).name.split(separator: " ").last.map(String.init))
-            XCTAssertTrue(try service.searchCatalog(query: word, limit: 200, interruption: nil).items.contains { $0.sku == "SKU-0006" })
+            XCTAssertTrue(try service.searchItems(word, limit: 200).contains { $0.sku == "SKU-0006" })
             _ = try service.addToCartAndWait("c", "SKU-0005", 1).get()
             XCTAssertEqual(try archive(["SKU-0005", "SKU-0006", "SKU-0005"]).get(), ProductsArchived(archived: 2))
             XCTAssertThrowsError(try service.product(sku: "SKU-0005", interruption: nil)) {
                 XCTAssertEqual($0 as? ShopError, .notFound(entity: "product", id: "SKU-0005"))
             }
             XCTAssertFalse(try service.allProducts().contains { $0.sku == "SKU-0005" })
-            XCTAssertFalse(try service.searchCatalog(query: word, limit: 200, interruption: nil).items.contains { $0.sku == "SKU-0006" })
+            XCTAssertFalse(try service.searchItems(word, limit: 200).contains { $0.sku == "SKU-0006" })
             XCTAssertEqual(service.placeOrderAndWait("c", key: "k").failure, .notFound(entity: "product", id: "SKU-0005"))
             XCTAssertEqual(service.adjustStockAndWait("SKU-0005", by: 1).failure, .notFound(entity: "product", id: "SKU-0005"))
             XCTAssertEqual(try archive(["SKU-0005"]).get(), ProductsArchived(archived: 0), "archived already")

@@ -11,7 +11,7 @@ final class InterruptionTests: StoreContractTestCase {
             let reads: [() throws -> Void] = [
                 { _ = try service.listCatalog(cursor: nil, limit: 10, category: nil, interruption: interrupted) },
                 { _ = try service.product(sku: "SKU-0001", interruption: interrupted) },
-                { _ = try service.searchCatalog(query: "coffee", limit: 10, interruption: interrupted) },
+                { _ = try service.searchProducts(ProductSearchRequest(query: "coffee", limit: 10), interruption: interrupted) },
                 { _ = try service.checkInventory(skus: ["SKU-0001"], interruption: interrupted) },
                 { _ = try service.cart(id: "c", interruption: interrupted) },
                 { _ = try service.listOrders(cartId: nil, cursor: nil, limit: 10, interruption: interrupted) },

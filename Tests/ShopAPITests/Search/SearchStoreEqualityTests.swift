@@ -63,7 +63,7 @@ final class SearchStoreEqualityTests: XCTestCase {
         }
         var nonEmpty = 0
         for (query, limit) in queries(rows, &random) {
-            let answers = try services.map { try $0.searchCatalog(query: query, limit: limit, interruption: nil).items.map(\.sku) }
+            let answers = try services.map { try $0.searchItems(query, limit: limit).map(\.sku) }
             XCTAssertEqual(answers[1], answers[0], "SQLite without FTS5, \(query.debugDescription) limit \(limit)")
             XCTAssertEqual(answers[2], answers[0], "PostgreSQL, \(query.debugDescription) limit \(limit)")
             XCTAssertEqual(answers[3], answers[0], "PostgreSQL in three steps, \(query.debugDescription) limit \(limit)")

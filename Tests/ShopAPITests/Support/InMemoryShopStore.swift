@@ -252,18 +252,26 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
 
         func product(sku: String) -> Product? { state.archived.contains(sku) ? nil : state.products[sku] }
 
-        func searchProducts(wordGroups: [[String]], limit: Int) -> [Product] {
-            Array(live
-                .filter { product in
-                    let words = SearchText.productWords(name: product.name, category: product.category)
-                    return wordGroups.allSatisfy { group in group.contains(where: words.contains) }
-                }
-                .prefix(limit))
+        // MARK: Search: the reference, every live product in memory (`SearchScanIndex`)
+
+        func enumerateWords(from lowerBound: String, to upperBound: String?, _ body: (String) throws -> Bool) throws {
+            try SearchScanIndex.reading(self).vocabulary.enumerateWords(from: lowerBound, to: upperBound, body)
         }
 
-        func indexedWords(beginningWith prefix: String, limit: Int) -> [String] {
-            let words = Set(state.products.values.flatMap { SearchText.productWords(name: $0.name, category: $0.category) })
-            return Array(words.filter { $0.utf8.starts(with: prefix.utf8) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.prefix(limit))
+        func documentFrequency(of word: String) throws -> Int {
+            try SearchScanIndex.reading(self).vocabulary.documentFrequency(of: word)
+        }
+
+        func searchCandidates(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters, limit: Int) throws -> [Int64] {
+            try SearchScanIndex.reading(self).candidates(lookups: lookups, filters: filters, limit: limit)
+        }
+
+        func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters) throws -> Int {
+            try SearchScanIndex.reading(self).count(lookups: lookups, filters: filters)
+        }
+
+        func searchEntries(seqs: [Int64]) throws -> [SearchEntry] {
+            try SearchScanIndex.reading(self).entries(seqs: seqs)
         }
 
         func available(sku: String) -> Int? { state.archived.contains(sku) ? nil : state.stock[sku] }

@@ -4,13 +4,13 @@
 ///
 /// Why servers on the same file keep serving: in WAL mode a reader never waits for the writer.
 /// Their reads see the catalog as it was until the COMMIT, then all of the new one (products,
-/// stock and `product_words` change in the same transaction); the pages the import writes before
+/// stock and the search index change in the same transaction); the pages the import writes before
 /// it commits sit in the WAL as uncommitted frames that no reader looks at, so a `kill -9` at any
 /// moment leaves the store as it was. Their writes (carts, orders) wait for the write lock at most
 /// their busy timeout and then fail with `.storeBusy`.
 ///
 /// Memory is bounded whatever the file: the reader's, one row, a bit per product for `--replace`
-/// (`SeqBitSet`), a batch of new words (`SearchVocabularyBuffer`) and the connection's page cache
+/// (`SeqBitSet`), pending vocabulary counts (`SQLiteSearchIndexWriter.maxPendingWords`) and the connection's page cache
 /// (`importCacheKibibytes`). One thread: the caller's, holding the connection.
 struct SQLiteCatalogImport {
     /// The page cache the import gives its connection (SQLite spills what does not fit into the WAL).
@@ -78,7 +78,6 @@ struct SQLiteCatalogImport {
         let firstNewSeq: Int64
         /// Existing products the file lists, by their first variant's seq (for `--replace`).
         var listed = SeqBitSet()
-        var vocabulary = SearchVocabularyBuffer()
         var summary = CatalogImportSummary()
         let lookUp: SQLiteStatement
         let lookUpHandle: SQLiteStatement
@@ -143,7 +142,7 @@ struct SQLiteCatalogImport {
             summary.finishWarnings(strict: options.strict, reportingTo: &source)
             if source.hasErrors { return summary }
             if options.replace { try archiveUnlisted(with: &writes) }
-            if writes != nil { try vocabulary.finish { try writes!.addWords($0) } }
+            if writes != nil { try writes!.searchIndex.flush() }
             return summary
         }
 
@@ -175,10 +174,14 @@ struct SQLiteCatalogImport {
                 nextSeq += 1
                 try writes.insert(product, status: status, seq: seq, productSeq: joining ?? seq, stock: stock)
                 try writes.recordStockChange(sku: product.sku, from: 0, to: stock)
-                if joining == nil {
-                    if status == .active { try index(product, seq: seq, with: &writes) }
-                } else if productChanged, let stored {
-                    try changeProduct(to: product, status: status, from: stored, with: &writes)
+                if let joining {
+                    if productChanged, let stored {
+                        try writes.updateProduct(product, status: status, from: stored)
+                    }
+                    // The product has one more SKU to be found by (and maybe new text).
+                    try writes.searchIndex.reindex(productSeq: joining)
+                } else if status == .active {
+                    try writes.searchIndex.index(productSeq: seq, document: Self.document(of: product))
                 }
             case let .update(product, status, stock, productChanged):
                 guard let existing = stored else { return }
@@ -197,28 +200,16 @@ struct SQLiteCatalogImport {
         }
 
         /// Sets the product fields and status of every variant of `stored`'s product to those of
-        /// `product`, and its first variant's words in the search index to match.
+        /// `product`, and the product in the search index to match.
         private mutating func changeProduct(to product: Product, status: ProductStatus, from stored: StoredProduct, with writes: inout Writes) throws {
             try writes.updateProduct(product, status: status, from: stored)
-            let old = stored.product
-            let words = SearchText.productWords(name: product.name, category: product.category)
-            let oldWords = SearchText.productWords(name: old.name, category: old.category)
-            let wasLive = stored.status == .active
-            let isLive = status == .active
-            if wasLive && (!isLive || words != oldWords) {
-                try writes.unindex(seq: stored.productSeq, document: oldWords.joined(separator: " "))
-            }
-            if isLive && (!wasLive || words != oldWords) {
-                try writes.index(seq: stored.productSeq, document: words.joined(separator: " "))
-                try vocabulary.add(words) { try writes.addWords($0) }
-            }
+            try writes.searchIndex.reindex(productSeq: stored.productSeq)
         }
 
-        /// Puts a new product's words in the search index (its first variant at `seq`).
-        private mutating func index(_ product: Product, seq: Int64, with writes: inout Writes) throws {
-            let words = SearchText.productWords(name: product.name, category: product.category)
-            try writes.index(seq: seq, document: words.joined(separator: " "))
-            try vocabulary.add(words) { try writes.addWords($0) }
+        /// The search document of a new product whose one variant is `product`.
+        private static func document(of product: Product) -> SearchDocument {
+            SearchDocument(name: product.name, brand: product.brand, category: product.category, description: product.description,
+                           sku: product.sku, handle: product.handle)
         }
 
         /// `--replace`: archives (a dry run: counts) every product of the store before this import,
@@ -229,20 +220,18 @@ struct SQLiteCatalogImport {
             while true {
                 let batch = try connection.query(
                     """
-                    SELECT seq, handle, name, category, status FROM products INDEXED BY products_by_seq
+                    SELECT seq, handle, status FROM products INDEXED BY products_by_seq
                     WHERE seq > ?1 AND seq < ?2 AND seq = product_seq AND status <> 'archived' ORDER BY seq LIMIT ?3
                     """,
                     [afterSeq, firstNewSeq, Self.archiveBatchSize]
-                ) { (seq: $0.int64(0), handle: $0.text(1), name: $0.text(2), category: $0.text(3), live: $0.text(4) == ProductStatus.active.rawValue) }
+                ) { (seq: $0.int64(0), handle: $0.text(1), live: $0.text(2) == ProductStatus.active.rawValue) }
                 guard let last = batch.last else { return }
                 afterSeq = last.seq
                 for product in batch where !listed.contains(product.seq) {
                     summary.archived += 1
                     guard writes != nil else { continue }
                     try writes!.archive(handle: product.handle)
-                    if product.live {
-                        try writes!.unindex(seq: product.seq, document: SearchText.productDocument(name: product.name, category: product.category))
-                    }
+                    if product.live { try writes!.searchIndex.unindex(productSeq: product.seq) }
                 }
             }
         }
@@ -262,9 +251,8 @@ struct SQLiteCatalogImport {
         let updateVariantRow: SQLiteStatement
         let setStockLevel: SQLiteStatement
         let archiveProduct: SQLiteStatement
-        let addWord: SQLiteStatement
-        let indexWords: SQLiteStatement?
-        let unindexWords: SQLiteStatement?
+        /// The search index's changes (flushed before the import commits).
+        let searchIndex: SQLiteSearchIndexWriter
 
         init(connection: SQLiteConnection, searchMode: SQLiteSearchMode, stockChanges: StockChangeCause) throws {
             self.connection = connection
@@ -283,14 +271,7 @@ struct SQLiteCatalogImport {
             setStockLevel = try connection.prepare(
                 "INSERT INTO stock (sku, available) VALUES (?1, ?2) ON CONFLICT (sku) DO UPDATE SET available = excluded.available")
             archiveProduct = try connection.prepare("UPDATE products SET archived = 1, status = 'archived' WHERE handle = ?1")
-            addWord = try connection.prepare("INSERT OR IGNORE INTO search_vocabulary (word) VALUES (?1)")
-            if searchMode == .fullText {
-                indexWords = try connection.prepare("INSERT INTO product_words (rowid, words) VALUES (?1, ?2)")
-                unindexWords = try connection.prepare("INSERT INTO product_words (product_words, rowid, words) VALUES ('delete', ?1, ?2)")
-            } else {
-                indexWords = nil
-                unindexWords = nil
-            }
+            searchIndex = SQLiteSearchIndexWriter(connection: connection, searchMode: searchMode)
         }
 
         func insert(_ product: Product, status: ProductStatus, seq: Int64, productSeq: Int64, stock: Int) throws {
@@ -371,27 +352,6 @@ struct SQLiteCatalogImport {
         func archive(handle: String) throws {
             try archiveProduct.bind(handle, at: 1)
             try archiveProduct.runToEnd()
-        }
-
-        func index(seq: Int64, document: String) throws {
-            guard let indexWords else { return }
-            try indexWords.bind(seq, at: 1)
-            try indexWords.bind(document, at: 2)
-            try indexWords.runToEnd()
-        }
-
-        func unindex(seq: Int64, document: String) throws {
-            guard let unindexWords else { return }
-            try unindexWords.bind(seq, at: 1)
-            try unindexWords.bind(document, at: 2)
-            try unindexWords.runToEnd()
-        }
-
-        func addWords(_ words: Set<String>) throws {
-            for word in words {
-                try addWord.bind(word, at: 1)
-                try addWord.runToEnd()
-            }
         }
     }
 }

@@ -3,7 +3,8 @@ import CSQLite
 /// The database schema as an ordered list of migrations, versioned by `PRAGMA user_version`.
 ///
 /// To change the schema, append a migration with the next version; never edit a shipped one.
-/// (A migration that changes what products are found by must also rebuild `product_words`.)
+/// (A migration that changes what products are found by must also rebuild the search index,
+/// `SQLiteSearchIndexWriter.rebuildDocuments` and `product_words`.)
 enum SQLiteSchema {
     /// One step from `version - 1` to `version`.
     struct Migration: Sendable {
@@ -20,7 +21,9 @@ enum SQLiteSchema {
         Migration(version: 4) { connection, _ in try connection.execute(cancellationAndLedger) },
         Migration(version: 5) { connection, _ in try connection.execute(keysOfNoCustomer) },
         Migration(version: 6) { connection, _ in try connection.execute(productsWithVariants) },
-        Migration(version: 7) { connection, _ in try connection.execute(searchSynonyms) },
+        // 7 is left free: another branch takes it (the versions are renumbered when both merge).
+        Migration(version: 8) { connection, _ in try searchIndexOfEveryField(connection) },
+        Migration(version: 9) { connection, _ in try connection.execute(searchSynonyms) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -215,7 +218,25 @@ enum SQLiteSchema {
         CREATE INDEX products_live_by_category ON products (category, seq) WHERE archived = 0 AND seq = product_seq;
         """
 
-    // MARK: - Version 7: search synonyms
+    // MARK: - Version 8: search over every field, live products only
+
+    /// Search reads every field (name, brand, category, description, every variant's SKU, the
+    /// handle) with stems, typos and prefixes (`ProductSearch`): `search_documents` holds each
+    /// live product's words, `search_vocabulary` gets each word's count of live products (it
+    /// used to keep every word ever indexed), and `product_words` is dropped, to be made again
+    /// from `search_documents` by `SQLiteSearchIndex.prepare` (with the new terms and tokenizer).
+    private static func searchIndexOfEveryField(_ connection: SQLiteConnection) throws {
+        // Without FTS5 the old table cannot be dropped; it then stays unused (`.scan`).
+        try? connection.execute("DROP TABLE IF EXISTS product_words")
+        try connection.execute("""
+            DROP TABLE IF EXISTS search_vocabulary;
+            CREATE TABLE search_vocabulary (word TEXT PRIMARY KEY NOT NULL, products INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE search_documents (product_seq INTEGER PRIMARY KEY, words TEXT NOT NULL);
+            """)
+        try SQLiteSearchIndexWriter.rebuildDocuments(on: connection)
+    }
+
+    // MARK: - Version 9: search synonyms
 
     /// The owner's search synonyms (`SearchSynonyms`, `admin.search.synonyms.set`), as their JSON,
     /// in one row; no row is no synonyms.

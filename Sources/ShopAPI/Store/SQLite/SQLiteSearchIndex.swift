@@ -1,32 +1,34 @@
-/// The SQLite store's word index: `product_words`, an FTS5 table holding, for each active product,
-/// its `SearchText.productWords` under its catalog position (`rowid` = the `seq` of its first
-/// variant, `products.product_seq`): one entry per product, whatever its variants.
+/// The SQLite store's search index, kept for live products only (active, first variant's
+/// catalog position `product_seq`), whatever changes them (import, `--replace`, admin upsert, a
+/// status change, archiving):
 ///
-/// Lean by design: contentless (`content=''`: the words are not stored twice), `detail=none`
-/// (only which products have a word, not where), one column, and the `ascii` tokenizer, which
-/// splits the words `SearchText` made at their single spaces and changes nothing else, so the
-/// index holds exactly the words PostgreSQL's holds. FTS5 reads a word's products in `rowid`
-/// order, so a search in catalog order stops after its first results. A contentless table cannot
-/// give back what it holds: to take a product out, the store recomputes its words
-/// (`remove(seq:document:)`).
+/// - `search_documents (product_seq, words)`: the vocabulary words each live product is indexed
+///   under (`SearchIndexTerms.words`, sorted, joined by single spaces), so a change can take out
+///   exactly what was put in, in both search modes;
+/// - `search_vocabulary (word, products)`: every word of a live product with how many live
+///   products have it, exact after every change (`SearchVocabulary`, typo lookup, BM25's figures);
+/// - `product_words` (`.fullText` only): an FTS5 table, contentless (`content = ''`),
+///   `detail = none` (which products have a term, not where), of each product's terms: its words
+///   and their stem keys (`SearchIndexTerms.terms`), under `rowid = product_seq`; the `ascii`
+///   tokenizer with `.` as a token character splits the terms at spaces and nothing else, so a term
+///   like `1.5l` stays one. A prefix index of 2 and 3 characters answers a last word being typed
+///   (`"pro" *`) without a cap.
 enum SQLiteSearchIndex {
     static let createTable = """
-        CREATE VIRTUAL TABLE product_words USING fts5(words, content = '', detail = none, tokenize = 'ascii')
+        CREATE VIRTUAL TABLE product_words USING fts5(terms, content = '', detail = none, tokenize = "ascii tokenchars '.'", prefix = '2 3')
         """
 
-    /// Makes sure `product_words` exists and is usable, creating and filling it if missing.
-    /// Returns `.scan` when FTS5 is unavailable (or not allowed). Call inside a write transaction.
+    /// Makes sure `product_words` exists and is usable, creating and filling it from
+    /// `search_documents` if missing. Returns `.scan` when FTS5 is unavailable (or not allowed).
+    /// Call inside a write transaction.
     static func prepare(_ connection: SQLiteConnection, allowFullText: Bool) throws -> SQLiteSearchMode {
         guard allowFullText else { return .scan }
         if let mode = try existingMode(connection) { return mode }
         do {
             try connection.inSavepoint("search_index") {
                 try connection.execute(createTable)
-                let products = try connection.query(
-                    "SELECT seq, name, category FROM products WHERE archived = 0 AND seq = product_seq", []
-                ) { ($0.int64(0), $0.text(1), $0.text(2)) }
-                for (seq, name, category) in products {
-                    try add(seq: seq, document: SearchText.productDocument(name: name, category: category), on: connection)
+                try connection.forEachRow("SELECT product_seq, words FROM search_documents ORDER BY product_seq", []) { row in
+                    try connection.run("INSERT INTO product_words (rowid, terms) VALUES (?1, ?2)", row.int64(0), terms(ofWords: row.text(1)))
                 }
             }
             return .fullText
@@ -47,26 +49,34 @@ enum SQLiteSearchIndex {
         return (try? connection.prepared("SELECT rowid FROM product_words LIMIT 0")) == nil ? .scan : .fullText
     }
 
-    // MARK: - Changes
+    // MARK: - Documents
 
-    /// Indexes the product at catalog position `seq` under `document`'s words.
-    static func add(seq: Int64, document: String, on connection: SQLiteConnection) throws {
-        try connection.run("INSERT INTO product_words (rowid, words) VALUES (?1, ?2)", seq, document)
+    /// The stored form of `words`: sorted in code point order, joined by single spaces.
+    static func wordsText(_ words: Set<String>) -> String {
+        words.sorted(by: SearchWordOrder.precedes).joined(separator: " ")
     }
 
-    /// Takes the product at `seq` out of the index; `document` must be the one it was added with.
-    static func remove(seq: Int64, document: String, on connection: SQLiteConnection) throws {
-        try connection.run("INSERT INTO product_words (product_words, rowid, words) VALUES ('delete', ?1, ?2)", seq, document)
+    /// The FTS5 document of a product indexed under `wordsText` (`wordsText(_:)`): the words, then
+    /// the stem keys that are not among them, sorted.
+    static func terms(ofWords wordsText: String, language: SearchLanguage = .english) -> String {
+        let words = wordsText.split(separator: " ").map(String.init)
+        let known = Set(words)
+        let stems = Set(words.compactMap { language.stem($0) }).subtracting(known)
+        return (words + stems.sorted(by: SearchWordOrder.precedes)).joined(separator: " ")
     }
 
     // MARK: - Queries
 
-    /// An FTS5 query for products having, for every group, one of its words: each word a quoted
-    /// string (inner quotes doubled, though words have none), so no text is ever FTS5 syntax.
-    static func fullTextQuery(wordGroups: [[String]]) -> String {
-        wordGroups.map { group in
-            let words = group.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
-            return words.count == 1 ? words[0] : "(" + words.joined(separator: " OR ") + ")"
+    /// An FTS5 query for products that satisfy every lookup (`SearchIndexTerms.satisfies`): each
+    /// term a quoted string (inner quotes doubled, though terms have none), so no text is ever
+    /// FTS5 syntax; a prefix is `"pro" *`, a split `("a" AND "b")`.
+    static func fullTextQuery(lookups: [SearchQueryPlan.WordLookup]) -> String {
+        func quoted(_ term: String) -> String { "\"" + term.replacing("\"", with: "\"\"") + "\"" }
+        return lookups.map { lookup in
+            var options = Array(Set(lookup.words + [lookup.stemKey])).sorted(by: SearchWordOrder.precedes).map(quoted)
+            if let prefix = lookup.prefix { options.append(quoted(prefix) + " *") }
+            if let split = lookup.split { options.append("(" + quoted(split.first) + " AND " + quoted(split.second) + ")") }
+            return "(" + options.joined(separator: " OR ") + ")"
         }.joined(separator: " AND ")
     }
 }

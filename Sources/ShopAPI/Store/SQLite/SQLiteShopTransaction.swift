@@ -76,52 +76,6 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         ) { row in (product: ShopRows.product(row), available: row.int(ShopRows.productColumnCount)) }
     }
 
-    func searchProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
-        switch searchMode {
-        case .fullText:
-            // FTS5 yields the matches in rowid (catalog) order, so the LIMIT ends the search early.
-            return try query(
-                """
-                SELECT \(ShopRows.productColumns) FROM product_words w JOIN products p INDEXED BY products_by_seq ON p.seq = w.rowid
-                WHERE product_words MATCH ?1 AND p.archived = 0 AND p.seq = p.product_seq ORDER BY w.rowid LIMIT ?2
-                """,
-                [SQLiteSearchIndex.fullTextQuery(wordGroups: wordGroups), limit], row: ShopRows.product
-            )
-        case .scan:
-            return try scanForProducts(wordGroups: wordGroups, limit: limit)
-        }
-    }
-
-    /// `searchProducts` without the index: the products in catalog order, a batch at a time.
-    private func scanForProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
-        let groups = wordGroups.map(Set.init)
-        var found: [Product] = []
-        var afterSeq: Int64 = .min
-        while found.count < limit {
-            let batch = try query(
-                """
-                SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_by_seq
-                WHERE p.seq > ?1 AND p.archived = 0 AND p.seq = p.product_seq ORDER BY p.seq LIMIT ?2
-                """,
-                [afterSeq, 512]
-            ) { row in (row.int64(0), ShopRows.product(ShopRows.Offset(row, by: 1))) }
-            guard let last = batch.last else { break }
-            afterSeq = last.0
-            for (_, product) in batch where found.count < limit {
-                let words = SearchText.productWords(name: product.name, category: product.category)
-                if groups.allSatisfy({ group in words.contains(where: group.contains) }) { found.append(product) }
-            }
-        }
-        return found
-    }
-
-    func indexedWords(beginningWith prefix: String, limit: Int) throws -> [String] {
-        try query(
-            "SELECT word FROM search_vocabulary WHERE word >= ?1 AND word < ?2 ORDER BY word LIMIT ?3",
-            [prefix, SearchMatching.upperBound(ofPrefix: prefix), limit]
-        ) { $0.text(0) }
-    }
-
     func available(sku: String) throws -> Int? {
         try queryFirst(
             .stockBySku, sql: "SELECT s.available FROM stock s JOIN products p ON p.sku = s.sku WHERE s.sku = ?1 AND p.archived = 0", [sku]
@@ -205,19 +159,18 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
     // MARK: - Products
 
     /// As `import --replace` archives (`SQLiteCatalogImport`): the status of every variant of
-    /// the product, and the product's words out of the search index.
+    /// the product, and the product out of the search index.
     func archiveProduct(sku: String) throws -> ProductArchiving {
-        let found = try query("SELECT handle, product_seq, name, category, status FROM products WHERE sku = ?1", [sku]) {
-            (handle: $0.text(0), productSeq: $0.int64(1), name: $0.text(2), category: $0.text(3), status: $0.text(4))
+        let found = try query("SELECT handle, product_seq, status FROM products WHERE sku = ?1", [sku]) {
+            (handle: $0.text(0), productSeq: $0.int64(1), status: $0.text(2))
         }
         guard let product = found.first else { return .unknown }
         guard product.status != ProductStatus.archived.rawValue else { return .alreadyArchived }
         try run("UPDATE products SET archived = 1, status = 'archived' WHERE handle = ?1", [product.handle])
-        if searchMode == .fullText && product.status == ProductStatus.active.rawValue {
-            try checkInterruption()
-            try SQLiteSearchIndex.remove(seq: product.productSeq, document: SearchText.productDocument(name: product.name, category: product.category),
-                                         on: connection)
-        }
+        try checkInterruption()
+        let index = SQLiteSearchIndexWriter(connection: connection, searchMode: searchMode)
+        try index.unindex(productSeq: product.productSeq)
+        try index.flush()
         return .archived
     }
 
@@ -295,11 +248,11 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
 
     // MARK: - Helpers
 
-    private func checkInterruption() throws {
+    func checkInterruption() throws {
         if interruption?.isInterrupted == true { throw ShopError.interrupted }
     }
 
-    private func query<Row>(_ sql: String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> [Row] {
+    func query<Row>(_ sql: String, _ arguments: [any SQLiteBindable], row: (SQLiteStatement) throws -> Row) throws -> [Row] {
         try checkInterruption()
         return try connection.query(sql, arguments, row: row)
     }

@@ -33,9 +33,9 @@ final class PostgreSQLStoreTests: XCTestCase {
         let postgres = try ShopService.open(path: database.uri)
         let sqlite = try ShopService.open(path: ":memory:")
         for query in ["ESPRESSO", "garden gloves", "Kite", "premium kitchen", "pre", "usb c", "coffee"] {
-            let expected = try sqlite.searchCatalog(query: query, limit: 200, interruption: nil).items.map(\.sku)
+            let expected = try sqlite.searchItems(query, limit: 200).map(\.sku)
             XCTAssertFalse(expected.isEmpty, query)
-            XCTAssertEqual(try postgres.searchCatalog(query: query, limit: 200, interruption: nil).items.map(\.sku), expected, query)
+            XCTAssertEqual(try postgres.searchItems(query, limit: 200).map(\.sku), expected, query)
         }
     }
 
@@ -134,7 +134,7 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try service.catalogProduct(handle: "SKU-0001", interruption: nil).variants.map(\.sku), ["SKU-0001"])
         XCTAssertThrowsError(try service.product(sku: "SKU-0002", interruption: nil))
         XCTAssertEqual(try admin.query("SELECT status FROM products WHERE sku = 'SKU-0002'", []) { $0.text(0) }, ["archived"])
-        let espresso = try service.searchCatalog(query: "espresso", limit: 200, interruption: nil).items
+        let espresso = try service.searchItems("espresso", limit: 200)
         XCTAssertFalse(espresso.isEmpty)
         XCTAssertTrue(espresso.allSatisfy { $0.variants.count == 1 && $0.handle == $0.sku })
     }

@@ -147,7 +147,46 @@ final class DatabaseFileTests: XCTestCase {
 
     /// What version 6 (products with variants) added, taken away again: with it, a file of this
     /// build is as a build of version 5 left it (the products' rows, seq and archived as they were).
+    /// Back to the search index of versions 3…6: `product_words` of names and categories, and a
+    /// vocabulary that keeps every word ever indexed (here one no product has any more).
+    private static let undoVersion8 = """
+        DROP TABLE search_documents;
+        DROP TABLE search_vocabulary;
+        CREATE TABLE search_vocabulary (word TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+        INSERT INTO search_vocabulary (word) VALUES ('staleword');
+        DROP TABLE product_words;
+        CREATE VIRTUAL TABLE product_words USING fts5(words, content = '', detail = none, tokenize = 'ascii');
+        """
+
+    /// A file from the build before version 8 (search over names and categories only): the index
+    /// is rebuilt from the live products, every field and SKU searchable, the vocabulary counting
+    /// live products only; an archived product stays out.
+    func test_open_fileFromVersion6_rebuildsTheSearchIndex_fromLiveProductsOnly() throws {
+        let searchedBefore: [String]
+        do {
+            let service = try ShopService.open(path: database.path)
+            XCTAssertEqual(try service.archiveProductsAndWait(["SKU-0002"]).get(), ProductsArchived(archived: 1))
+            searchedBefore = try service.searchItems("roast").map(\.sku)
+        }
+        XCTAssertFalse(searchedBefore.isEmpty)
+        let connection = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
+        try connection.execute("""
+            \(Self.undoVersion8)
+            PRAGMA user_version = 6;
+            """)
+        let service = try ShopService.open(path: database.path)
+        XCTAssertEqual(try connection.query("PRAGMA user_version", []) { $0.int(0) }, [SQLiteSchema.latestVersion])
+        XCTAssertEqual(try service.searchItems("roast").map(\.sku), searchedBefore)
+        XCTAssertEqual(try service.searchItems("SKU-0009").first?.sku, "SKU-0009")
+        XCTAssertFalse(try service.searchItems("SKU-0002").contains { $0.sku == "SKU-0002" }, "archived")
+        XCTAssertEqual(try connection.query("SELECT count(*) FROM search_vocabulary WHERE word = 'staleword'", []) { $0.int(0) }, [0])
+        let live = try service.allProducts().count
+        XCTAssertEqual(try connection.query("SELECT count(*) FROM search_documents", []) { $0.int(0) }, [live])
+        XCTAssertEqual(try connection.query("SELECT products FROM search_vocabulary WHERE word = 'usd'", []) { $0.int(0) }, [], "only product text")
+    }
+
     private static let undoVersion6 = """
+        \(undoVersion8)
         DROP INDEX products_by_handle;
         DROP INDEX products_live_by_category;
         CREATE INDEX products_live_by_category ON products (category, sku) WHERE archived = 0;

@@ -1,0 +1,163 @@
+/// One `catalog.search` inside one read transaction, the same for every store: the query is
+/// resolved against the store's live vocabulary (`SearchQueryPlan`), the store gives the
+/// candidates of the plan's required words that pass the filters (`SearchIndexReads`), the core
+/// matches and ranks them (`SearchOutcome`, dropping words from the end when all of them find
+/// nothing), then they are sorted, counted by facet, paged at an offset, and their variants and
+/// highlights added.
+///
+/// Rules:
+/// - an empty query (only white space) browses: every live product passing the filters, in the
+///   sort's order (relevance is catalog order); a query with text but no words finds nothing;
+/// - sorts other than relevance order by their field and break ties by relevance (browsing: by
+///   catalog position); `name` compares names lowercased with accents removed (`SearchFolding`);
+/// - at most `maxRankedCandidates` candidates are ranked, the first ones in catalog order. When
+///   a plan has more, `total` is the store's count of them (`searchCandidateCount`, which may count
+///   a candidate the matcher would reject, such as a product having the stem key as a different
+///   word) and paging, facets and sorting cover the ranked ones only. Below the bound `total`,
+///   facets and pages cover exactly the matches;
+/// - facets count every ranked match (most first, then by value in code point order).
+///
+/// Pure given the transaction; used only on the transaction's thread.
+enum ProductSearch {
+    /// Most candidates one plan ranks (see the rules above). At 10 000 a broad word costs one
+    /// read of 10 000 entries and their matching; every product of a catalog up to that size is
+    /// ranked whatever the query.
+    static let maxRankedCandidates = 10_000
+
+    /// The page of `request` starting `offset` matches in, `pageSize` long, with the owner's
+    /// `synonyms` applied to the query.
+    static func page(for request: ProductSearchRequest, offset: Int, pageSize: Int, synonyms: SearchSynonymIndex = .none,
+                     in transaction: any ShopReadTransaction) throws -> ProductSearchPage {
+        let isBrowse = request.query.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+        let query = SearchQuery(request.query)
+        var found = Found(matches: [], total: 0)
+        if isBrowse {
+            found = try browse(request.filters, in: transaction)
+        } else if !query.words.isEmpty {
+            found = try search(query, filters: request.filters, synonyms: synonyms, in: transaction)
+        }
+        let sorted = sort(found.matches, by: request.sort)
+        let start = min(offset, sorted.count)
+        let end = min(start + pageSize, sorted.count)
+        let pageMatches = sorted[start..<end]
+        let choices = try pageMatches.isEmpty ? [:] : transaction.variantChoices(handles: pageMatches.map(\.entry.first.handle))
+        let items = pageMatches.map { match in
+            let item = ShopService.item(match.entry.first, choices)
+            guard request.highlights else { return item }
+            return item.highlighted(highlights(of: match.entry, plan: found.plan))
+        }
+        let corrections = found.outcome?.corrections ?? []
+        return ProductSearchPage(
+            items: items, total: found.total,
+            nextCursor: end < sorted.count ? PageCursor.search(offset: end) : nil,
+            readAs: corrections.isEmpty ? nil : found.outcome?.readAs,
+            corrections: corrections.isEmpty ? nil : corrections.map { SearchWordCorrection(word: $0.word, readAs: $0.readAs) },
+            droppedWords: (found.outcome?.droppedWords).flatMap { $0.isEmpty ? nil : $0 },
+            facets: request.facets.isEmpty ? nil : facetCounts(request.facets, of: found.matches))
+    }
+
+    // MARK: - Finding
+
+    /// A matching product with its ranking key (nil when browsing).
+    struct Match {
+        var entry: SearchEntry
+        var key: SearchRankingKey?
+    }
+
+    private struct Found {
+        var matches: [Match]
+        var total: Int
+        var plan: SearchQueryPlan?
+        var outcome: SearchOutcome?
+    }
+
+    private static func browse(_ filters: ProductSearchFilters, in transaction: any ShopReadTransaction) throws -> Found {
+        let seqs = try transaction.searchCandidates(lookups: [], filters: filters, limit: maxRankedCandidates)
+        let entries = try transaction.searchEntries(seqs: seqs)
+        let total = seqs.count < maxRankedCandidates ? entries.count
+            : try transaction.searchCandidateCount(lookups: [], filters: filters)
+        return Found(matches: entries.map { Match(entry: $0, key: nil) }, total: total)
+    }
+
+    private static func search(_ query: SearchQuery, filters: ProductSearchFilters, synonyms: SearchSynonymIndex,
+                               in transaction: any ShopReadTransaction) throws -> Found {
+        let plan = try SearchQueryPlan(query: query, vocabulary: transaction, synonyms: synonyms)
+        var entries: [Int64: SearchEntry] = [:]
+        var lastPlan = plan
+        var bounded = false
+        let outcome = try SearchOutcome.search(plan, minimumMatches: 1) { plan in
+            lastPlan = plan
+            let lookups = plan.query.requiredWords.map(plan.lookup(forWord:))
+            let seqs = try transaction.searchCandidates(lookups: lookups, filters: filters, limit: maxRankedCandidates)
+            bounded = seqs.count >= maxRankedCandidates
+            let found = try transaction.searchEntries(seqs: seqs)
+            for entry in found { entries[entry.seq] = entry }
+            return found.map { SearchDocumentMatcher.facts(of: $0.document, catalogPosition: Int($0.seq), plan: plan) }
+        }
+        let matches = outcome.ranked.compactMap { ranked in
+            entries[Int64(ranked.facts.catalogPosition)].map { Match(entry: $0, key: ranked.key) }
+        }
+        var total = matches.count
+        if bounded {
+            let lookups = lastPlan.query.requiredWords.map(lastPlan.lookup(forWord:))
+            total = max(total, try transaction.searchCandidateCount(lookups: lookups, filters: filters))
+        }
+        return Found(matches: matches, total: total, plan: lastPlan, outcome: outcome)
+    }
+
+    // MARK: - Ordering
+
+    /// `matches` (ranked best first, or in catalog order when browsing) in `sort`'s order.
+    static func sort(_ matches: [Match], by sort: ProductSearchSort) -> [Match] {
+        func relevanceFirst(_ a: Match, _ b: Match) -> Bool {
+            if let keyA = a.key, let keyB = b.key { return keyA < keyB }
+            return a.entry.seq < b.entry.seq
+        }
+        switch sort {
+        case .relevance:
+            return matches.sorted(by: relevanceFirst)
+        case .priceAscending:
+            return matches.sorted { a, b in
+                a.entry.priceMinCents != b.entry.priceMinCents ? a.entry.priceMinCents < b.entry.priceMinCents : relevanceFirst(a, b)
+            }
+        case .priceDescending:
+            return matches.sorted { a, b in
+                a.entry.priceMaxCents != b.entry.priceMaxCents ? a.entry.priceMaxCents > b.entry.priceMaxCents : relevanceFirst(a, b)
+            }
+        case .newest:
+            return matches.sorted { a, b in a.entry.seq != b.entry.seq ? a.entry.seq > b.entry.seq : relevanceFirst(a, b) }
+        case .name:
+            let keyed = matches.map { (match: $0, name: foldedName($0.entry.first.name)) }
+            return keyed.sorted { a, b in
+                a.name != b.name ? a.name.lexicographicallyPrecedes(b.name) : relevanceFirst(a.match, b.match)
+            }.map(\.match)
+        }
+    }
+
+    /// `name` lowercased with Latin accents removed, as scalar values to compare.
+    static func foldedName(_ name: String) -> [UInt32] {
+        name.lowercased().unicodeScalars.map { SearchFolding.folded($0).value }
+    }
+
+    // MARK: - Facets and highlights
+
+    static func facetCounts(_ fields: [ProductFacetField], of matches: [Match]) -> ProductFacetCounts {
+        func counts(_ value: (SearchEntry) -> String) -> [FacetValueCount] {
+            var counts: [String: Int] = [:]
+            for match in matches { counts[value(match.entry), default: 0] += 1 }
+            return counts.map { FacetValueCount(value: $0.key, count: $0.value) }.sorted { a, b in
+                a.count != b.count ? a.count > b.count : SearchWordOrder.precedes(a.value, b.value)
+            }
+        }
+        return ProductFacetCounts(category: fields.contains(.category) ? counts(\.first.category) : nil,
+                                  brand: fields.contains(.brand) ? counts(\.first.brand) : nil)
+    }
+
+    private static func highlights(of entry: SearchEntry, plan: SearchQueryPlan?) -> CatalogItemHighlights {
+        guard let plan else { return CatalogItemHighlights(name: [], description: []) }
+        func ranges(_ text: String, _ field: SearchField) -> [TextRange] {
+            SearchHighlighter.ranges(in: text, field: field, plan: plan).map { TextRange(start: $0.lowerBound, end: $0.upperBound) }
+        }
+        return CatalogItemHighlights(name: ranges(entry.first.name, .name), description: ranges(entry.first.description, .description))
+    }
+}
