@@ -81,6 +81,20 @@ test('batch_slowFirstElement_outcomesInRequestOrder', async () => {
   });
 });
 
+test('catalogSearch_filtersFacetsAndPages_asTyped', async () => {
+  await withServer([], async (client) => {
+    const first = await client.catalogSearch('', { category: ['coffee'], facets: ['category'], limit: 2 });
+    assert.ok(first.total > 2);
+    assert.deepEqual(first.facets.category, [{ value: 'coffee', count: first.total }]);
+    const rest = await client.catalogSearch('', { category: 'coffee', cursor: first.nextCursor, limit: 200 });
+    assert.equal(rest.items.length, first.total - 2);
+    assert.equal(rest.nextCursor, undefined);
+    const typo = await client.catalogSearch('expresso', { limit: 1, highlight: true });
+    assert.equal(typo.readAs, 'espresso');
+    assert.ok(typo.items[0].highlights.name.length > 0);
+  });
+});
+
 test('call_manyConcurrentCallsFinishingOutOfOrder_eachMatchedById', async () => {
   await withServer(['--simulate-latency', 'catalog.get=300'], async (client) => {
     const { items } = await client.catalogList({ limit: 50 });

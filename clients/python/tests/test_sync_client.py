@@ -46,6 +46,10 @@ def test_shopSession_browseAddPlaceOrder_returnsDocumentedShapes(spawn) -> None:
     assert set(product) >= {"sku", "name", "description", "category", "priceCents", "currency"}
     assert shop.catalog_list(category=product["category"], limit=200)["items"]
     assert isinstance(shop.catalog_search(product["name"].split()[0], limit=5)["items"], list)
+    browsed = shop.catalog_search("", category=[product["category"]], in_stock=None, facets=["category"], limit=2)
+    assert browsed["total"] > 2 and browsed["facets"]["category"] == [{"value": product["category"], "count": browsed["total"]}]
+    rest = shop.catalog_search("", category=product["category"], cursor=browsed["nextCursor"], limit=200)
+    assert len(rest["items"]) == browsed["total"] - 2 and "nextCursor" not in rest
     levels = shop.inventory_check([product["sku"], second["items"][0]["sku"]])["levels"]
     assert [level["sku"] for level in levels] == [product["sku"], second["items"][0]["sku"]]
 
