@@ -238,11 +238,11 @@ struct SearchSynonymsParams: DeclaredParams {
             "type": "array", "maxItems": .int(Int64(SearchSynonyms.maxEntries)),
             "items": [
                 "type": "object",
-                "properties": ["from": Schemas.string,
-                               "to": ["type": "array", "items": Schemas.string, "minItems": 1, "maxItems": .int(Int64(SearchSynonyms.maxWordsPerEntry))]],
-                "required": ["from", "to"],
+                "properties": ["input": Schemas.string,
+                               "synonyms": ["type": "array", "items": Schemas.string, "minItems": 1, "maxItems": .int(Int64(SearchSynonyms.maxWordsPerEntry))]],
+                "required": ["input", "synonyms"],
             ],
-        ], "One-way rules: a search for from also finds each of to, not the other way: [{\"from\": \"laptop\", \"to\": [\"notebook\"]}]."),
+        ], "One-way rules: a search for input also finds each of its synonyms, not the other way: [{\"input\": \"laptop\", \"synonyms\": [\"notebook\"]}]."),
     ]
 
     var synonyms: SearchSynonyms { SearchSynonyms(groups: groups, rules: rules) }

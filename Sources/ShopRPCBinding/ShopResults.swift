@@ -208,7 +208,7 @@ extension SearchSynonyms: DeclaredResult, JSONWritable {
     static let summary = "The owner's search synonyms, as set (the owner's spelling kept)."
     static let fields: [ResultField<SearchSynonyms>] = [
         .stringLists("groups", { $0.groups }, "Groups of words that find each other."),
-        .array("rules", { $0.rules }, "One-way rules: from also finds each of to."),
+        .array("rules", { $0.rules }, "One-way rules: input also finds each of its synonyms."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }
@@ -217,8 +217,8 @@ extension SearchSynonyms.Rule: DeclaredResult, JSONWritable {
     static let title = "SynonymRule"
     static let summary = "A one-way synonym rule."
     static let fields: [ResultField<SearchSynonyms.Rule>] = [
-        .string("from", { $0.from }, "The word searched for."),
-        .strings("to", { $0.to }, "The words it also finds."),
+        .string("input", { $0.input }, "The word searched for."),
+        .strings("synonyms", { $0.synonyms }, "The words it also finds."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }

@@ -122,8 +122,8 @@ final class CatalogSearchWireTests: XCTestCase {
         XCTAssertFalse(names.isEmpty)
         XCTAssertTrue(names.allSatisfy { $0.hasSuffix("French Press") }, "\(names)")
         XCTAssertNil(found["readAs"], "found through a synonym, not corrected")
-        let refused = client.call("admin.search.synonyms.set", ["rules": [["from": "x", "to": []]]])
-        XCTAssertEqual(refused.errorData?["field"] as? String, "rules[0].to")
+        let refused = client.call("admin.search.synonyms.set", ["rules": [["input": "x", "synonyms": []]]])
+        XCTAssertEqual(refused.errorData?["field"] as? String, "rules[0].synonyms")
         let twoWords = client.call("admin.search.synonyms.set", ["groups": [["cafetiere", "french press"]]])
         XCTAssertEqual(twoWords.errorData?["field"] as? String, "groups[0][1]", "a synonym is one word")
     }

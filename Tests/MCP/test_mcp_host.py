@@ -120,7 +120,7 @@ def test_adminScope_listsTheOperatorsTools_withHints_andTheyAdjustAndSetStock():
             assert bad.is_error and bad.structured_content["error"]["data"]["field"] == "products[0].priceCents"
             archived = await session.call_tool("admin_products_archive", {"skus": ["MCP-1"]})
             assert archived.structured_content == {"archived": 1}
-            synonyms = {"groups": [["tee", "t-shirt"]], "rules": [{"from": "laptop", "to": ["notebook"]}]}
+            synonyms = {"groups": [["tee", "t-shirt"]], "rules": [{"input": "laptop", "synonyms": ["notebook"]}]}
             stored = await session.call_tool("admin_search_synonyms_set", synonyms)
             assert not stored.is_error and stored.structured_content == synonyms
             assert (await session.call_tool("admin_search_synonyms_get", {})).structured_content == synonyms

@@ -64,7 +64,7 @@ final class ShopResultJSONTests: XCTestCase {
                                        brand: nil)))
         try assertMatchesCodable(CatalogPage(items: [item], nextCursor: "SKU-0001"))
         try assertMatchesCodable(SearchSynonyms(groups: [["tee", "T-Shirt"], ["a", "b", "c"]],
-                                                rules: [SearchSynonyms.Rule(from: "laptop", to: ["notebook", "ultrabook"])]))
+                                                rules: [SearchSynonyms.Rule(input: "laptop", synonyms: ["notebook", "ultrabook"])]))
         try assertMatchesCodable(SearchSynonyms.none)
         try assertMatchesCodable(ProductWithVariants(
             handle: "hoodie", name: "Hoodie", description: "", category: "apparel", brand: "Acme", optionNames: ["Size"], currency: "USD",

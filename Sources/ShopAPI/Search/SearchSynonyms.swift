@@ -10,14 +10,14 @@
 /// kept for `get`. A query word found through a synonym ranks as a plural does (after exact words,
 /// before prefixes and typos). Immutable value; `Sendable`.
 public struct SearchSynonyms: Codable, Sendable, Equatable {
-    /// One one-way rule: `from` also finds each of `to`.
+    /// One one-way rule: `input` also finds each of `synonyms` (Algolia's one-way synonym).
     public struct Rule: Codable, Sendable, Equatable {
-        public let from: String
-        public let to: [String]
+        public let input: String
+        public let synonyms: [String]
 
-        public init(from: String, to: [String]) {
-            self.from = from
-            self.to = to
+        public init(input: String, synonyms: [String]) {
+            self.input = input
+            self.synonyms = synonyms
         }
     }
 
@@ -44,7 +44,7 @@ public struct SearchSynonyms: Codable, Sendable, Equatable {
     public static let maxWordBytes = 64
 
     /// The first thing wrong with these synonyms, with the member it is in (`groups[2][0]`,
-    /// `rules[1].to`), or nil: too many entries, a group of fewer than 2 words or a rule without
+    /// `rules[1].synonyms`), or nil: too many entries, a group of fewer than 2 words or a rule without
     /// targets, too many words in one, or a word that is too long or has no letter or digit.
     public var firstProblem: (member: String, message: String)? {
         if groups.count + rules.count > Self.maxEntries {
@@ -67,12 +67,12 @@ public struct SearchSynonyms: Codable, Sendable, Equatable {
             }
         }
         for (index, rule) in rules.enumerated() {
-            if let problem = check(rule.from, "rules[\(index)].from") { return problem }
-            guard (1...Self.maxWordsPerEntry).contains(rule.to.count) else {
-                return ("rules[\(index)].to", "a rule has 1 to \(Self.maxWordsPerEntry) words")
+            if let problem = check(rule.input, "rules[\(index)].input") { return problem }
+            guard (1...Self.maxWordsPerEntry).contains(rule.synonyms.count) else {
+                return ("rules[\(index)].synonyms", "a rule has 1 to \(Self.maxWordsPerEntry) synonyms")
             }
-            for (position, word) in rule.to.enumerated() {
-                if let problem = check(word, "rules[\(index)].to[\(position)]") { return problem }
+            for (position, word) in rule.synonyms.enumerated() {
+                if let problem = check(word, "rules[\(index)].synonyms[\(position)]") { return problem }
             }
         }
         return nil
@@ -98,8 +98,8 @@ struct SearchSynonymIndex: Sendable {
             for word in words { for other in words { add(word, other) } }
         }
         for rule in synonyms.rules {
-            let from = SearchSynonyms.word(of: rule.from)
-            for target in rule.to { add(from, SearchSynonyms.word(of: target)) }
+            let input = SearchSynonyms.word(of: rule.input)
+            for target in rule.synonyms { add(input, SearchSynonyms.word(of: target)) }
         }
         alternativesByWord = index
     }

@@ -14,7 +14,7 @@ final class SearchSynonymsStoreTests: StoreContractTestCase {
         try forEachStore {
             XCTAssertEqual(try service.searchSynonyms(interruption: nil), SearchSynonyms.none)
             let first = SearchSynonyms(groups: [["tee", "T-Shirt"], ["sofa", "couch", "settee"]],
-                                       rules: [SearchSynonyms.Rule(from: "laptop", to: ["notebook", "ultrabook"])])
+                                       rules: [SearchSynonyms.Rule(input: "laptop", synonyms: ["notebook", "ultrabook"])])
             XCTAssertEqual(try set(first), first)
             XCTAssertEqual(try service.searchSynonyms(interruption: nil), first)
             let second = SearchSynonyms(groups: [["hoodie", "hooded-sweatshirt"]], rules: [])
@@ -39,13 +39,13 @@ final class SearchSynonymsStoreTests: StoreContractTestCase {
     }
 
     func test_firstProblem_namesTheMember() {
-        XCTAssertNil(SearchSynonyms(groups: [["a", "b"]], rules: [SearchSynonyms.Rule(from: "x", to: ["y"])]).firstProblem)
+        XCTAssertNil(SearchSynonyms(groups: [["a", "b"]], rules: [SearchSynonyms.Rule(input: "x", synonyms: ["y"])]).firstProblem)
         XCTAssertEqual(SearchSynonyms(groups: [["a"]], rules: []).firstProblem?.member, "groups[0]")
         XCTAssertEqual(SearchSynonyms(groups: [["a", "--"]], rules: []).firstProblem?.member, "groups[0][1]")
         XCTAssertEqual(SearchSynonyms(groups: [["cafetiere", "french press"]], rules: []).firstProblem?.member, "groups[0][1]")
-        XCTAssertEqual(SearchSynonyms(groups: [], rules: [SearchSynonyms.Rule(from: "x", to: [])]).firstProblem?.member, "rules[0].to")
-        XCTAssertEqual(SearchSynonyms(groups: [], rules: [SearchSynonyms.Rule(from: String(repeating: "a", count: 65), to: ["b"])])
-            .firstProblem?.member, "rules[0].from")
+        XCTAssertEqual(SearchSynonyms(groups: [], rules: [SearchSynonyms.Rule(input: "x", synonyms: [])]).firstProblem?.member, "rules[0].synonyms")
+        XCTAssertEqual(SearchSynonyms(groups: [], rules: [SearchSynonyms.Rule(input: String(repeating: "a", count: 65), synonyms: ["b"])])
+            .firstProblem?.member, "rules[0].input")
         let many = Array(repeating: ["a", "b"], count: SearchSynonyms.maxEntries + 1)
         XCTAssertEqual(SearchSynonyms(groups: many, rules: []).firstProblem?.member, "groups")
     }

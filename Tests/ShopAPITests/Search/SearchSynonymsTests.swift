@@ -14,7 +14,7 @@ final class SearchSynonymsTests: XCTestCase {
     ]
 
     private let synonyms = SearchSynonyms(groups: [["tee", "T-Shirt"]],
-                                          rules: [SearchSynonyms.Rule(from: "laptop", to: ["notebook"])])
+                                          rules: [SearchSynonyms.Rule(input: "laptop", synonyms: ["notebook"])])
 
     private func outcome(_ text: String, synonyms: SearchSynonyms? = nil) throws -> SearchOutcome {
         let vocabulary = SearchMemoryVocabulary(documents: products)

@@ -317,16 +317,16 @@ export interface ProductsArchived {
 /** A one-way synonym rule. */
 export interface SynonymRule {
   /** The word searched for. */
-  from: string;
+  input: string;
   /** The words it also finds. */
-  to: string[];
+  synonyms: string[];
 }
 
 /** The owner's search synonyms, as set (the owner's spelling kept). */
 export interface SearchSynonyms {
   /** Groups of words that find each other. */
   groups: string[][];
-  /** One-way rules: from also finds each of to. */
+  /** One-way rules: input also finds each of its synonyms. */
   rules: SynonymRule[];
 }
 

@@ -410,8 +410,8 @@ export class ShopMethods extends RPCClient {
    * @param {object} [optional] not sent when `undefined`
    * @param {string[][]} [optional.groups] Groups of words that mean the same, each finding the others:
    *   [["tee", "t-shirt"]].
-   * @param {Record<string, unknown>[]} [optional.rules] One-way rules: a search for from also finds each of
-   *   to, not the other way: [{"from": "laptop", "to": ["notebook"]}].
+   * @param {Record<string, unknown>[]} [optional.rules] One-way rules: a search for input also finds each of
+   *   its synonyms, not the other way: [{"input": "laptop", "synonyms": ["notebook"]}].
    * @param {import('../index.js').ActingCallOptions} [options] the server's deadline for this method is 30000
    *   ms; `actor` is sent as `_meta.actor`
    * @returns {Promise<import('../index.js').SearchSynonyms>}

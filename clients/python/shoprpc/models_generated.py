@@ -373,9 +373,9 @@ class SynonymRule(TypedDict):
     """A one-way synonym rule."""
 
     #: The word searched for.
-    from: str
+    input: str
     #: The words it also finds.
-    to: List[str]
+    synonyms: List[str]
 
 
 class SearchSynonyms(TypedDict):
@@ -383,5 +383,5 @@ class SearchSynonyms(TypedDict):
 
     #: Groups of words that find each other.
     groups: List[List[str]]
-    #: One-way rules: from also finds each of to.
+    #: One-way rules: input also finds each of its synonyms.
     rules: List[SynonymRule]

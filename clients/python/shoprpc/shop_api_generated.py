@@ -603,8 +603,8 @@ class ShopOperations:
 
         :param groups: Groups of words that mean the same, each finding the others: [["tee", "t-shirt"]]. Not
             sent when ``None``.
-        :param rules: One-way rules: a search for from also finds each of to, not the other way: [{"from":
-            "laptop", "to": ["notebook"]}]. Not sent when ``None``.
+        :param rules: One-way rules: a search for input also finds each of its synonyms, not the other way:
+            [{"input": "laptop", "synonyms": ["notebook"]}]. Not sent when ``None``.
         :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
             rows.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
@@ -1207,8 +1207,8 @@ class AsyncShopOperations:
 
         :param groups: Groups of words that mean the same, each finding the others: [["tee", "t-shirt"]]. Not
             sent when ``None``.
-        :param rules: One-way rules: a search for from also finds each of to, not the other way: [{"from":
-            "laptop", "to": ["notebook"]}]. Not sent when ``None``.
+        :param rules: One-way rules: a search for input also finds each of its synonyms, not the other way:
+            [{"input": "laptop", "synonyms": ["notebook"]}]. Not sent when ``None``.
         :param actor: Who the call is made for, sent as ``_meta.actor`` and recorded on the stock ledger's
             rows.
         :param timeout: Seconds, sent as ``_meta.deadlineMs`` and enforced locally; the server's deadline for
