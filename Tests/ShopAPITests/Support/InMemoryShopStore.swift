@@ -223,10 +223,16 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
                 .sorted { state.seq[$0.sku] ?? 0 < state.seq[$1.sku] ?? 0 }
         }
 
-        func products(afterSeq: Int64?, category: String?, limit: Int) -> [(seq: Int64, product: Product)] {
+        /// `first`, a product's first variant, as a listing reads it.
+        private func listed(_ first: Product) -> ListedProduct {
+            ListedProduct(first: first, available: state.stock[first.sku] ?? 0,
+                          hasOtherVariants: state.products.values.contains { $0.handle == first.handle && $0.sku != first.sku })
+        }
+
+        func products(afterSeq: Int64?, category: String?, limit: Int) -> [(seq: Int64, listed: ListedProduct)] {
             Array(live
-                .map { (seq: state.seq[$0.sku] ?? 0, product: $0) }
-                .filter { $0.seq > (afterSeq ?? .min) && (category == nil || $0.product.category == category) }
+                .map { (seq: state.seq[$0.sku] ?? 0, listed: listed($0)) }
+                .filter { $0.seq > (afterSeq ?? .min) && (category == nil || $0.listed.first.category == category) }
                 .prefix(limit))
         }
 
@@ -251,13 +257,14 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
 
         func product(sku: String) -> Product? { state.archived.contains(sku) ? nil : state.products[sku] }
 
-        func searchProducts(wordGroups: [[String]], limit: Int) -> [Product] {
+        func searchProducts(wordGroups: [[String]], limit: Int) -> [ListedProduct] {
             Array(live
                 .filter { product in
                     let words = SearchText.productWords(name: product.name, category: product.category)
                     return wordGroups.allSatisfy { group in group.contains(where: words.contains) }
                 }
-                .prefix(limit))
+                .prefix(limit)
+                .map(listed))
         }
 
         func indexedWords(beginningWith prefix: String, limit: Int) -> [String] {

@@ -14,12 +14,13 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
     /// The first variants of live products (`seq = product_seq`, `archived = 0`): by category
     /// through the partial index that holds exactly those, else along `seq`'s index, skipping
     /// the other rows (an index of their own would cost every import a B-tree insert per row).
-    func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, product: Product)] {
-        let row = { (row: SQLiteStatement) in (seq: row.int64(0), product: ShopRows.product(ShopRows.Offset(row, by: 1))) }
+    /// Each with its level and one probe of `products_by_handle` for other variants.
+    func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, listed: ListedProduct)] {
+        let row = { (row: SQLiteStatement) in (seq: row.int64(0), listed: ShopRows.listedProduct(ShopRows.Offset(row, by: 1))) }
         if let category {
             return try query(
                 """
-                SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_live_by_category
+                SELECT p.seq, \(Self.listedColumns) FROM products p INDEXED BY products_live_by_category LEFT JOIN stock s ON s.sku = p.sku
                 WHERE p.archived = 0 AND p.seq = p.product_seq AND p.category = ?1 AND p.seq > ?2 ORDER BY p.seq LIMIT ?3
                 """,
                 [category, afterSeq ?? .min, limit], row: row
@@ -27,7 +28,7 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         }
         return try query(
             """
-            SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_by_seq
+            SELECT p.seq, \(Self.listedColumns) FROM products p INDEXED BY products_by_seq LEFT JOIN stock s ON s.sku = p.sku
             WHERE p.archived = 0 AND p.seq = p.product_seq AND p.seq > ?1 ORDER BY p.seq LIMIT ?2
             """,
             [afterSeq ?? .min, limit], row: row
@@ -50,14 +51,18 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         try queryFirst(.productBySku, sql: "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1 AND p.archived = 0", [sku], row: ShopRows.product)
     }
 
-    /// One statement through `products_by_handle`, the handles bound as one JSON array.
+    /// The columns `ShopRows.listedProduct` reads, from `products p` left joined with `stock s`.
+    static let listedColumns = "\(ShopRows.productColumns), coalesce(s.available, 0), \(SQLiteProductHandle.hasOtherVariants(first: "p"))"
+
+    /// One statement through `products_by_handle` and the primary key (`SQLiteProductHandle`),
+    /// the handles bound as one JSON array.
     func variantChoices(handles: [String]) throws -> [String: [VariantChoice]] {
         guard !handles.isEmpty else { return [:] }
         let rows = try query(
             """
-            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p INDEXED BY products_by_handle
-            LEFT JOIN stock s ON s.sku = p.sku
-            WHERE p.handle IN (SELECT value FROM json_each(?1)) AND p.archived = 0 ORDER BY p.handle, p.seq
+            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p LEFT JOIN stock s ON s.sku = p.sku
+            WHERE p.sku IN \(SQLiteProductHandle.skus(ofHandlesIn: "(SELECT value FROM json_each(?1))")) AND p.archived = 0
+            ORDER BY p.handle, p.seq
             """,
             [ShopRows.jsonArray(handles)], row: ShopRows.variantChoice
         )
@@ -69,23 +74,24 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
     func productVariants(handle: String) throws -> [(product: Product, available: Int)] {
         try query(
             """
-            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p INDEXED BY products_by_handle
-            LEFT JOIN stock s ON s.sku = p.sku WHERE p.handle = ?1 AND p.archived = 0 ORDER BY p.seq
+            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p LEFT JOIN stock s ON s.sku = p.sku
+            WHERE p.sku IN \(SQLiteProductHandle.skus(ofHandlesIn: "(?1)")) AND p.archived = 0 ORDER BY p.seq
             """,
             [handle]
         ) { row in (product: ShopRows.product(row), available: row.int(ShopRows.productColumnCount)) }
     }
 
-    func searchProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
+    func searchProducts(wordGroups: [[String]], limit: Int) throws -> [ListedProduct] {
         switch searchMode {
         case .fullText:
             // FTS5 yields the matches in rowid (catalog) order, so the LIMIT ends the search early.
             return try query(
                 """
-                SELECT \(ShopRows.productColumns) FROM product_words w JOIN products p INDEXED BY products_by_seq ON p.seq = w.rowid
+                SELECT \(Self.listedColumns) FROM product_words w JOIN products p INDEXED BY products_by_seq ON p.seq = w.rowid
+                LEFT JOIN stock s ON s.sku = p.sku
                 WHERE product_words MATCH ?1 AND p.archived = 0 AND p.seq = p.product_seq ORDER BY w.rowid LIMIT ?2
                 """,
-                [SQLiteSearchIndex.fullTextQuery(wordGroups: wordGroups), limit], row: ShopRows.product
+                [SQLiteSearchIndex.fullTextQuery(wordGroups: wordGroups), limit], row: ShopRows.listedProduct
             )
         case .scan:
             return try scanForProducts(wordGroups: wordGroups, limit: limit)
@@ -93,22 +99,22 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
     }
 
     /// `searchProducts` without the index: the products in catalog order, a batch at a time.
-    private func scanForProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
+    private func scanForProducts(wordGroups: [[String]], limit: Int) throws -> [ListedProduct] {
         let groups = wordGroups.map(Set.init)
-        var found: [Product] = []
+        var found: [ListedProduct] = []
         var afterSeq: Int64 = .min
         while found.count < limit {
             let batch = try query(
                 """
-                SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_by_seq
+                SELECT p.seq, \(Self.listedColumns) FROM products p INDEXED BY products_by_seq LEFT JOIN stock s ON s.sku = p.sku
                 WHERE p.seq > ?1 AND p.archived = 0 AND p.seq = p.product_seq ORDER BY p.seq LIMIT ?2
                 """,
                 [afterSeq, 512]
-            ) { row in (row.int64(0), ShopRows.product(ShopRows.Offset(row, by: 1))) }
+            ) { row in (row.int64(0), ShopRows.listedProduct(ShopRows.Offset(row, by: 1))) }
             guard let last = batch.last else { break }
             afterSeq = last.0
             for (_, product) in batch where found.count < limit {
-                let words = SearchText.productWords(name: product.name, category: product.category)
+                let words = SearchText.productWords(name: product.first.name, category: product.first.category)
                 if groups.allSatisfy({ group in words.contains(where: group.contains) }) { found.append(product) }
             }
         }
@@ -208,7 +214,8 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         }
         guard let product = found.first else { return .unknown }
         guard product.status != ProductStatus.archived.rawValue else { return .alreadyArchived }
-        try run("UPDATE products SET archived = 1, status = 'archived' WHERE handle = ?1", [product.handle])
+        try run("UPDATE products SET archived = 1, status = 'archived' WHERE sku IN \(SQLiteProductHandle.skus(ofHandlesIn: "(?1)"))",
+                [product.handle])
         if searchMode == .fullText && product.status == ProductStatus.active.rawValue {
             try checkInterruption()
             try SQLiteSearchIndex.remove(seq: product.productSeq, document: SearchText.productDocument(name: product.name, category: product.category),
