@@ -128,8 +128,8 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         if matches.count <= searchLimits.matchesToFetch {
             let seqs = matches.sorted().prefix(limit).map(String.init).joined(separator: ",")
             return try query(
-                Self.listed("SELECT * FROM products p WHERE p.seq = ANY($1::bigint[]) ORDER BY p.seq LIMIT \(limit)"),
-                [PostgreSQLTextArray(raw: "{\(seqs)}")], row: Self.listedProduct)
+                Self.listed("SELECT * FROM products p WHERE p.seq = ANY($1::bigint[]) ORDER BY p.seq LIMIT $2"),
+                [PostgreSQLTextArray(raw: "{\(seqs)}"), limit], row: Self.listedProduct)
         }
 
         try plannerSettings(["enable_bitmapscan": "off"])
