@@ -9,12 +9,14 @@
 /// outside an explicit transaction where the store allows.
 protocol ShopReadTransaction: SearchIndexReads {
     /// The first variant of each product whose place in catalog order is after `afterSeq` (all
-    /// when `nil`), in `category` when given, in catalog order, with that place. One statement.
-    func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, product: Product)]
+    /// when `nil`), in `category` when given, in catalog order, with that place, its level and
+    /// whether the product has other variants. One statement.
+    func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, listed: ListedProduct)]
     /// The variant with `sku`.
     func product(sku: String) throws -> Product?
     /// Every variant of each product of `handles`, by handle, each product's in catalog order.
-    /// One statement.
+    /// One statement. A page asks it only for the products that have more than one
+    /// (`ListedProduct.hasOtherVariants`).
     func variantChoices(handles: [String]) throws -> [String: [VariantChoice]]
     /// Every variant of the product `handle`, in catalog order, with its level; empty for an
     /// unknown product (or one not active).

@@ -4,29 +4,34 @@ extension ShopService {
     /// Products in catalog order (the order they were first added), one entry per product with
     /// its variants, `limit` per page (clamped to `1...ShopLimits.maxPageSize`; below 1 means the
     /// default). `category` filters exactly. A `nil` or empty `cursor` starts at the beginning; a
-    /// cursor not from this listing throws `.invalidCursor`. Two statements in one snapshot: the
-    /// page's products, then their variants.
+    /// cursor not from this listing throws `.invalidCursor`. One statement, or two in one snapshot
+    /// when a product of the page has more than one variant: the page's products, then their variants.
     public func listCatalog(cursor: String?, limit: Int, category: String?, interruption: (any ShopInterruption)?) throws -> CatalogPage {
         var afterSeq: Int64?
         if let cursor, !cursor.isEmpty {
             afterSeq = try PageCursor.catalogPosition(cursor)
         }
         let pageSize = Self.pageSize(limit)
-        let (found, choices) = try store.read(interruption: interruption) { transaction in
+        let (found, items) = try store.read(interruption: interruption) { transaction in
             let found = try transaction.products(afterSeq: afterSeq, category: category, limit: pageSize + 1)
-            let page = found.prefix(pageSize)
-            return (found, try transaction.variantChoices(handles: page.map(\.product.handle)))
+            return (found, try Self.items(found.prefix(pageSize).map(\.listed), in: transaction))
         }
-        let page = found.prefix(pageSize)
-        let items = page.map { Self.item($0.product, choices) }
-        let nextCursor = found.count > pageSize ? page.last.map { PageCursor.catalog(afterSeq: $0.seq) } : nil
+        let nextCursor = found.count > pageSize ? found.prefix(pageSize).last.map { PageCursor.catalog(afterSeq: $0.seq) } : nil
         return CatalogPage(items: items, nextCursor: nextCursor)
     }
 
-    /// The entry of a product whose first variant is `first`, with its variants from `choices`.
-    static func item(_ first: Product, _ choices: [String: [VariantChoice]]) -> CatalogItem {
-        let variants = choices[first.handle] ?? [VariantChoice(sku: first.sku, options: first.options, priceCents: first.priceCents, inStock: false)]
-        return CatalogItem(first: first, variants: variants)
+    /// The entries of `listed`, in its order: a product of one variant as that variant's one
+    /// choice, the others with their variants read in one statement (none when every product has
+    /// one variant, as most do).
+    static func items(_ listed: [ListedProduct], in transaction: any ShopReadTransaction) throws -> [CatalogItem] {
+        let handles = listed.filter(\.hasOtherVariants).map(\.first.handle)
+        let choices = handles.isEmpty ? [:] : try transaction.variantChoices(handles: handles)
+        return listed.map { product in
+            // The variants' statement sees the same snapshot, so it finds them; the product's own
+            // choice stands in should it not.
+            let variants = product.hasOtherVariants ? choices[product.first.handle] ?? [product.onlyChoice] : [product.onlyChoice]
+            return CatalogItem(first: product.first, variants: variants)
+        }
     }
 
     /// The product `handle` with every variant of it and their levels; `.notFound(entity:

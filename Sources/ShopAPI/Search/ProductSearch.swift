@@ -42,7 +42,12 @@ enum ProductSearch {
         let pageMatches = sorted[start..<end]
         let choices = try pageMatches.isEmpty ? [:] : transaction.variantChoices(handles: pageMatches.map(\.entry.first.handle))
         let items = pageMatches.map { match in
-            let item = ShopService.item(match.entry.first, choices)
+            let first = match.entry.first
+            // The variants' statement sees the same snapshot, so it finds them; the first
+            // variant as the only choice stands in should it not.
+            let item = CatalogItem(first: first, variants: choices[first.handle] ?? [
+                VariantChoice(sku: first.sku, options: first.options, priceCents: first.priceCents, inStock: match.entry.inStock),
+            ])
             guard request.highlights else { return item }
             return item.highlighted(highlights(of: match.entry, plan: found.plan))
         }

@@ -30,9 +30,10 @@ struct SearchScanIndex: Sendable {
             let page = try transaction.products(afterSeq: afterSeq, category: nil, limit: batch)
             guard let last = page.last else { break }
             afterSeq = last.seq
-            let choices = try transaction.variantChoices(handles: page.map(\.product.handle))
-            for (seq, first) in page {
-                let variants = choices[first.handle] ?? [VariantChoice(sku: first.sku, options: first.options, priceCents: first.priceCents, inStock: false)]
+            let choices = try transaction.variantChoices(handles: page.map(\.listed.first.handle))
+            for (seq, listed) in page {
+                let first = listed.first
+                let variants = choices[first.handle] ?? [listed.onlyChoice]
                 let entry = SearchEntry(
                     seq: seq, first: first,
                     document: SearchDocument(name: first.name, brand: first.brand, category: first.category, description: first.description,

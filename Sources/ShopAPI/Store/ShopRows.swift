@@ -49,6 +49,13 @@ enum ShopRows {
                                               inStock: row.int(productColumnCount) > 0))
     }
 
+    /// A listing's product: `productColumns`, then the level, then 1 or 0 for whether the
+    /// product has other variants.
+    static func listedProduct<Row: StoreRow>(_ row: Row) -> ListedProduct {
+        let n = productColumnCount
+        return ListedProduct(first: product(row), available: row.int(n), hasOtherVariants: row.int(n + 1) != 0)
+    }
+
     /// `strings` as a JSON array of strings, to bind as one parameter (SQLite's `json_each`).
     static func jsonArray(_ strings: [String]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "[")]

@@ -224,10 +224,16 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
                 .sorted { state.seq[$0.sku] ?? 0 < state.seq[$1.sku] ?? 0 }
         }
 
-        func products(afterSeq: Int64?, category: String?, limit: Int) -> [(seq: Int64, product: Product)] {
+        /// `first`, a product's first variant, as a listing reads it.
+        private func listed(_ first: Product) -> ListedProduct {
+            ListedProduct(first: first, available: state.stock[first.sku] ?? 0,
+                          hasOtherVariants: state.products.values.contains { $0.handle == first.handle && $0.sku != first.sku })
+        }
+
+        func products(afterSeq: Int64?, category: String?, limit: Int) -> [(seq: Int64, listed: ListedProduct)] {
             Array(live
-                .map { (seq: state.seq[$0.sku] ?? 0, product: $0) }
-                .filter { $0.seq > (afterSeq ?? .min) && (category == nil || $0.product.category == category) }
+                .map { (seq: state.seq[$0.sku] ?? 0, listed: listed($0)) }
+                .filter { $0.seq > (afterSeq ?? .min) && (category == nil || $0.listed.first.category == category) }
                 .prefix(limit))
         }
 

@@ -14,23 +14,23 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
     // MARK: - Products and stock
 
     /// The first variants of live products (`seq = product_seq`, not archived), through the
-    /// partial indexes that hold exactly those: by category, or in `seq` order.
-    func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, product: Product)] {
-        let row = { (row: PostgreSQLRow) in (seq: row.int64(0), product: ShopRows.product(ShopRows.Offset(row, by: 1))) }
+    /// partial indexes that hold exactly those: by category, or in `seq` order. Each with its
+    /// level and one probe of `products_by_handle` for other variants.
+    func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, listed: ListedProduct)] {
+        let row = { (row: PostgreSQLRow) in (seq: row.int64(0), listed: Self.listedProduct(row)) }
         if let category {
             return try query(
-                """
-                SELECT p.seq, \(ShopRows.productColumns) FROM products p
-                WHERE NOT p.archived AND p.seq = p.product_seq AND p.category = $1 AND p.seq > $2 ORDER BY p.seq LIMIT $3
-                """,
+                Self.listed("""
+                    SELECT * FROM products p
+                    WHERE NOT p.archived AND p.seq = p.product_seq AND p.category = $1 AND p.seq > $2 ORDER BY p.seq LIMIT $3
+                    """),
                 [category, afterSeq ?? .min, limit], row: row
             )
         }
         return try query(
-            """
-            SELECT p.seq, \(ShopRows.productColumns) FROM products p
-            WHERE NOT p.archived AND p.seq = p.product_seq AND p.seq > $1 ORDER BY p.seq LIMIT $2
-            """,
+            Self.listed("""
+                SELECT * FROM products p WHERE NOT p.archived AND p.seq = p.product_seq AND p.seq > $1 ORDER BY p.seq LIMIT $2
+                """),
             [afterSeq ?? .min, limit], row: row
         )
     }
@@ -46,6 +46,23 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
 
     func product(sku: String) throws -> Product? {
         try query("SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = $1 AND NOT p.archived", [sku], row: ShopRows.product).first
+    }
+
+    /// The rows of `page` (a query of `products`' rows, `p.*`, in catalog order, with a `LIMIT`)
+    /// as `listedProduct` reads them: `seq`, the product columns, the level and whether the
+    /// product has other variants (one probe of `products_by_handle`). The page is a subquery so
+    /// that the join and the probes are made for its rows alone, whatever the planner thinks of it.
+    private static func listed(_ page: String) -> String {
+        """
+        SELECT p.seq, \(ShopRows.productColumns), coalesce(s.available, 0),
+               (EXISTS (SELECT 1 FROM products o WHERE o.handle = p.handle AND o.seq <> p.seq))::int
+        FROM (\(page)) p LEFT JOIN stock s ON s.sku = p.sku ORDER BY p.seq
+        """
+    }
+
+    /// A row of a `listed` query.
+    private static func listedProduct(_ row: PostgreSQLRow) -> ListedProduct {
+        ShopRows.listedProduct(ShopRows.Offset(row, by: 1))
     }
 
     func variantChoices(handles: [String]) throws -> [String: [VariantChoice]] {
@@ -89,18 +106,18 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
     ///    order are the answer;
     /// 3. else (many matches, but few among the first products) the catalog in order from where
     ///    step 1 stopped, until `limit` match.
-    func searchProducts(wordGroups: [[String]], limit: Int) throws -> [Product] {
+    func searchProducts(wordGroups: [[String]], limit: Int) throws -> [ListedProduct] {
         let tsquery = PostgreSQLWords.tsquery(wordGroups: wordGroups)
         let rowsToCheck = searchLimits.rowsToCheck(words: wordGroups.reduce(0) { $0 + $1.count })
         let first = try query(
-            """
-            SELECT \(ShopRows.productColumns), p.seq FROM (
-                SELECT * FROM products WHERE NOT archived AND seq = product_seq ORDER BY seq LIMIT $3
-            ) p WHERE p.words @@ $1::tsquery ORDER BY p.seq LIMIT $2
-            """,
-            [tsquery, limit, rowsToCheck], prepared: false
-        ) { row in (ShopRows.product(row), row.int64(ShopRows.productColumnCount)) }
-        if first.count == limit { return first.map(\.0) }
+            Self.listed("""
+                SELECT p.* FROM (
+                    SELECT * FROM products WHERE NOT archived AND seq = product_seq ORDER BY seq LIMIT $3
+                ) p WHERE p.words @@ $1::tsquery ORDER BY p.seq LIMIT $2
+                """),
+            [tsquery, limit, rowsToCheck], prepared: false, row: Self.listedProduct
+        )
+        if first.count == limit { return first }
 
         try plannerSettings(["enable_seqscan": "off", "enable_indexscan": "off"])
         let matches = try query(
@@ -111,15 +128,15 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         if matches.count <= searchLimits.matchesToFetch {
             let seqs = matches.sorted().prefix(limit).map(String.init).joined(separator: ",")
             return try query(
-                "SELECT \(ShopRows.productColumns) FROM products p WHERE p.seq = ANY($1::bigint[]) ORDER BY p.seq",
-                [PostgreSQLTextArray(raw: "{\(seqs)}")], row: ShopRows.product)
+                Self.listed("SELECT * FROM products p WHERE p.seq = ANY($1::bigint[]) ORDER BY p.seq LIMIT $2"),
+                [PostgreSQLTextArray(raw: "{\(seqs)}"), limit], row: Self.listedProduct)
         }
 
         try plannerSettings(["enable_bitmapscan": "off"])
         defer { try? plannerSettings(["enable_bitmapscan": "on"]) }
         return try query(
-            "SELECT \(ShopRows.productColumns) FROM products p WHERE NOT p.archived AND p.words @@ $1::tsquery ORDER BY p.seq LIMIT $2",
-            [tsquery, limit], prepared: false, row: ShopRows.product
+            Self.listed("SELECT * FROM products p WHERE NOT p.archived AND p.words @@ $1::tsquery ORDER BY p.seq LIMIT $2"),
+            [tsquery, limit], prepared: false, row: Self.listedProduct
         )
     }
 

@@ -94,12 +94,13 @@ struct SQLiteCatalogImport {
             firstNewSeq = nextSeq
             lookUp = try connection.prepare(
                 "SELECT \(ShopRows.storedProductColumns) FROM products p LEFT JOIN stock s ON s.sku = p.sku WHERE p.sku = ?1")
+            let variants = SQLiteProductHandle.skus(ofHandlesIn: "(?1)")
             lookUpHandle = try connection.prepare("""
-                SELECT \(ShopRows.storedProductColumns) FROM products p INDEXED BY products_by_handle LEFT JOIN stock s ON s.sku = p.sku
-                WHERE p.handle = ?1 ORDER BY p.seq LIMIT 1
+                SELECT \(ShopRows.storedProductColumns) FROM products p LEFT JOIN stock s ON s.sku = p.sku
+                WHERE p.sku IN \(variants) ORDER BY p.seq LIMIT 1
                 """)
             lookUpValues = try connection.prepare(
-                "SELECT sku FROM products INDEXED BY products_by_handle WHERE handle = ?1 AND option_values = ?2 AND sku <> ?3 LIMIT 1")
+                "SELECT sku FROM products WHERE sku IN \(variants) AND option_values = ?2 AND sku <> ?3 LIMIT 1")
         }
 
         /// Reads every row, applying each while the file has no error; then, for `--replace`,
@@ -270,7 +271,8 @@ struct SQLiteCatalogImport {
             updateVariantRow = try connection.prepare("UPDATE products SET price_cents = ?2, option_values = ?3 WHERE sku = ?1")
             setStockLevel = try connection.prepare(
                 "INSERT INTO stock (sku, available) VALUES (?1, ?2) ON CONFLICT (sku) DO UPDATE SET available = excluded.available")
-            archiveProduct = try connection.prepare("UPDATE products SET archived = 1, status = 'archived' WHERE handle = ?1")
+            archiveProduct = try connection.prepare(
+                "UPDATE products SET archived = 1, status = 'archived' WHERE sku IN \(SQLiteProductHandle.skus(ofHandlesIn: "(?1)"))")
             searchIndex = SQLiteSearchIndexWriter(connection: connection, searchMode: searchMode)
         }
 
@@ -317,7 +319,8 @@ struct SQLiteCatalogImport {
             } else {
                 let assignments = ["name = ?2", "description = ?3", "category = ?4", "brand = ?5", "status = ?6, archived = ?7", "option_names = ?8"]
                     .enumerated().filter { changes[$0.offset] }.map(\.element)
-                statement = try connection.prepare("UPDATE products SET \(assignments.joined(separator: ", ")) WHERE handle = ?1")
+                statement = try connection.prepare(
+                    "UPDATE products SET \(assignments.joined(separator: ", ")) WHERE sku IN \(SQLiteProductHandle.skus(ofHandlesIn: "(?1)"))")
                 updateProducts[mask] = statement
             }
             try statement.bind(old.handle, at: 1)

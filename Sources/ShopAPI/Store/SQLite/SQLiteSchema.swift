@@ -21,7 +21,7 @@ enum SQLiteSchema {
         Migration(version: 4) { connection, _ in try connection.execute(cancellationAndLedger) },
         Migration(version: 5) { connection, _ in try connection.execute(keysOfNoCustomer) },
         Migration(version: 6) { connection, _ in try connection.execute(productsWithVariants) },
-        // 7 is left free: another branch takes it (the versions are renumbered when both merge).
+        Migration(version: 7) { connection, _ in try connection.execute(handlesOfVariantsOnly) },
         Migration(version: 8) { connection, _ in try searchIndexOfEveryField(connection) },
         Migration(version: 9) { connection, _ in try connection.execute(searchSynonyms) },
     ]
@@ -216,6 +216,18 @@ enum SQLiteSchema {
         CREATE INDEX products_by_handle ON products (handle, seq);
         DROP INDEX products_live_by_category;
         CREATE INDEX products_live_by_category ON products (category, seq) WHERE archived = 0 AND seq = product_seq;
+        """
+
+    // MARK: - Version 7: a partial index of handles
+
+    /// `products_by_handle` holds only the rows a lookup by handle cannot find by primary key:
+    /// every variant but a product's first, and a first variant whose handle is not its own SKU.
+    /// A catalog without handles (each product one variant, named by its SKU) costs it nothing,
+    /// where it cost a million-product import a million index rows. The queries that read it
+    /// (`SQLiteProductHandle`) find the variants it leaves out by their SKU.
+    private static let handlesOfVariantsOnly = """
+        DROP INDEX products_by_handle;
+        CREATE INDEX products_by_handle ON products (handle, seq) WHERE seq <> product_seq OR handle <> sku;
         """
 
     // MARK: - Version 8: search over every field, live products only

@@ -207,14 +207,18 @@ final class SQLiteShopStore: ShopStore {
         }
     }
 
-    /// The products in catalog order along `seq`'s index, each one's variants through
-    /// `products_by_handle` (sorted per product, a few rows at a time), so it streams.
+    /// The products in catalog order along `seq`'s index, each one's variants (its first, then
+    /// the others `products_by_handle` holds, `SQLiteProductHandle`) sorted per product, a few
+    /// rows at a time, so it streams.
     func exportProducts(_ body: (Product, ProductStatus, Int) throws -> Void) throws {
         try onExportSnapshot { connection in
             try connection.forEachRow(
                 """
                 SELECT \(ShopRows.storedProductColumns) FROM products l INDEXED BY products_by_seq
-                JOIN products p INDEXED BY products_by_handle ON p.handle = l.handle LEFT JOIN stock s ON s.sku = p.sku
+                JOIN products p ON p.sku IN (
+                    SELECT l.sku UNION ALL SELECT o.sku FROM products o INDEXED BY products_by_handle
+                    WHERE o.handle = l.handle AND \(SQLiteProductHandle.indexedRows("o.")) AND o.seq <> l.seq
+                ) LEFT JOIN stock s ON s.sku = p.sku
                 WHERE l.seq = l.product_seq AND l.status <> 'archived' ORDER BY l.seq, p.seq
                 """, []
             ) { row in

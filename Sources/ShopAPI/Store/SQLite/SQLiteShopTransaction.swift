@@ -14,12 +14,13 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
     /// The first variants of live products (`seq = product_seq`, `archived = 0`): by category
     /// through the partial index that holds exactly those, else along `seq`'s index, skipping
     /// the other rows (an index of their own would cost every import a B-tree insert per row).
-    func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, product: Product)] {
-        let row = { (row: SQLiteStatement) in (seq: row.int64(0), product: ShopRows.product(ShopRows.Offset(row, by: 1))) }
+    /// Each with its level and one probe of `products_by_handle` for other variants.
+    func products(afterSeq: Int64?, category: String?, limit: Int) throws -> [(seq: Int64, listed: ListedProduct)] {
+        let row = { (row: SQLiteStatement) in (seq: row.int64(0), listed: ShopRows.listedProduct(ShopRows.Offset(row, by: 1))) }
         if let category {
             return try query(
                 """
-                SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_live_by_category
+                SELECT p.seq, \(Self.listedColumns) FROM products p INDEXED BY products_live_by_category LEFT JOIN stock s ON s.sku = p.sku
                 WHERE p.archived = 0 AND p.seq = p.product_seq AND p.category = ?1 AND p.seq > ?2 ORDER BY p.seq LIMIT ?3
                 """,
                 [category, afterSeq ?? .min, limit], row: row
@@ -27,7 +28,7 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         }
         return try query(
             """
-            SELECT p.seq, \(ShopRows.productColumns) FROM products p INDEXED BY products_by_seq
+            SELECT p.seq, \(Self.listedColumns) FROM products p INDEXED BY products_by_seq LEFT JOIN stock s ON s.sku = p.sku
             WHERE p.archived = 0 AND p.seq = p.product_seq AND p.seq > ?1 ORDER BY p.seq LIMIT ?2
             """,
             [afterSeq ?? .min, limit], row: row
@@ -50,14 +51,18 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         try queryFirst(.productBySku, sql: "SELECT \(ShopRows.productColumns) FROM products p WHERE p.sku = ?1 AND p.archived = 0", [sku], row: ShopRows.product)
     }
 
-    /// One statement through `products_by_handle`, the handles bound as one JSON array.
+    /// The columns `ShopRows.listedProduct` reads, from `products p` left joined with `stock s`.
+    static let listedColumns = "\(ShopRows.productColumns), coalesce(s.available, 0), \(SQLiteProductHandle.hasOtherVariants(first: "p"))"
+
+    /// One statement through `products_by_handle` and the primary key (`SQLiteProductHandle`),
+    /// the handles bound as one JSON array.
     func variantChoices(handles: [String]) throws -> [String: [VariantChoice]] {
         guard !handles.isEmpty else { return [:] }
         let rows = try query(
             """
-            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p INDEXED BY products_by_handle
-            LEFT JOIN stock s ON s.sku = p.sku
-            WHERE p.handle IN (SELECT value FROM json_each(?1)) AND p.archived = 0 ORDER BY p.handle, p.seq
+            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p LEFT JOIN stock s ON s.sku = p.sku
+            WHERE p.sku IN \(SQLiteProductHandle.skus(ofHandlesIn: "(SELECT value FROM json_each(?1))")) AND p.archived = 0
+            ORDER BY p.handle, p.seq
             """,
             [ShopRows.jsonArray(handles)], row: ShopRows.variantChoice
         )
@@ -69,8 +74,8 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
     func productVariants(handle: String) throws -> [(product: Product, available: Int)] {
         try query(
             """
-            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p INDEXED BY products_by_handle
-            LEFT JOIN stock s ON s.sku = p.sku WHERE p.handle = ?1 AND p.archived = 0 ORDER BY p.seq
+            SELECT \(ShopRows.productColumns), coalesce(s.available, 0) FROM products p LEFT JOIN stock s ON s.sku = p.sku
+            WHERE p.sku IN \(SQLiteProductHandle.skus(ofHandlesIn: "(?1)")) AND p.archived = 0 ORDER BY p.seq
             """,
             [handle]
         ) { row in (product: ShopRows.product(row), available: row.int(ShopRows.productColumnCount)) }
@@ -166,7 +171,8 @@ struct SQLiteShopTransaction: ShopOrderTransaction {
         }
         guard let product = found.first else { return .unknown }
         guard product.status != ProductStatus.archived.rawValue else { return .alreadyArchived }
-        try run("UPDATE products SET archived = 1, status = 'archived' WHERE handle = ?1", [product.handle])
+        try run("UPDATE products SET archived = 1, status = 'archived' WHERE sku IN \(SQLiteProductHandle.skus(ofHandlesIn: "(?1)"))",
+                [product.handle])
         try checkInterruption()
         let index = SQLiteSearchIndexWriter(connection: connection, searchMode: searchMode)
         try index.unindex(productSeq: product.productSeq)

@@ -234,6 +234,32 @@ final class DatabaseFileTests: XCTestCase {
         XCTAssertEqual(try connection.query("SELECT status FROM products WHERE sku = 'SKU-0002'", []) { $0.text(0) }, ["archived"])
     }
 
+    /// A file from the build before version 7 (`products_by_handle` over every row): the index
+    /// becomes partial (no row for a first variant named by its own SKU), and every variant is
+    /// still found by handle: listed, searched, by `catalog.product`, archived with its product.
+    func test_open_fileFromVersion6_handleIndexBecomesPartial_everyVariantStillFound() throws {
+        do {
+            let service = try ShopService.open(path: database.path)
+            let imported = try service.importFile("sku,name,category,priceCents,stock,handle,option1Name,option1Value\nCAP-RED,Cap,hats,900,0,cap,Colour,Red\ncap,,,950,2,cap,,Blue\n")
+            XCTAssertEqual(imported.errors, [])
+        }
+        let connection = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
+        try connection.execute("DROP INDEX products_by_handle; CREATE INDEX products_by_handle ON products (handle, seq); PRAGMA user_version = 6;")
+        let service = try ShopService.open(path: database.path)
+        XCTAssertEqual(try connection.query("PRAGMA user_version", []) { $0.int(0) }, [SQLiteSchema.latestVersion])
+        let indexed = try connection.query("SELECT count(*) FROM products INDEXED BY products_by_handle WHERE \(SQLiteProductHandle.indexedRows())", []) { $0.int(0) }
+        XCTAssertEqual(indexed, [2], "the caps: the Red (a first variant not named by its SKU) and the Blue (not a first variant); no demo product")
+        XCTAssertEqual(try connection.query("SELECT count(*) FROM products", []) { $0.int(0) }, [242])
+
+        let item = try service.searchProducts(ProductSearchRequest(query: "cap", limit: 10), interruption: nil).items.first { $0.handle == "cap" }
+        XCTAssertEqual(item?.variants.map(\.sku), ["CAP-RED", "cap"])
+        XCTAssertEqual(item?.inStock, true)
+        XCTAssertEqual(try service.catalogProduct(handle: "cap", interruption: nil).variants.map(\.available), [0, 2])
+        XCTAssertEqual(try service.catalogProduct(handle: "SKU-0001", interruption: nil).variants.map(\.sku), ["SKU-0001"])
+        XCTAssertEqual(try service.archiveProductsAndWait(["CAP-RED"]).get(), ProductsArchived(archived: 1))
+        XCTAssertThrowsError(try service.product(sku: "cap", interruption: nil), "the product's other variant archived with it")
+    }
+
     func test_open_unwritableLocation_failsWithStorageError() {
         XCTAssertThrowsError(try ShopService.open(path: "/proc/shop-rpc-test/shop.sqlite")) {
             guard case .storage? = $0 as? ShopError else { return XCTFail("\($0)") }
