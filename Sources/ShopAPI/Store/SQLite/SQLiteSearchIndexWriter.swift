@@ -78,7 +78,7 @@ final class SQLiteSearchIndexWriter {
         let rows = try connection.query(
             """
             SELECT v.name, v.brand, v.category, v.description, v.handle, v.sku, v.seq = v.product_seq FROM products f
-            JOIN products v INDEXED BY products_by_handle ON v.handle = f.handle
+            JOIN products v ON v.sku IN \(SQLiteProductHandle.skus(ofHandlesIn: "(f.handle)"))
             WHERE f.seq = ?1 AND f.product_seq = ?1 AND f.archived = 0 AND v.archived = 0 ORDER BY v.seq
             """, [productSeq]
         ) { (document: SearchDocument(name: $0.text(0), brand: $0.text(1), category: $0.text(2), description: $0.text(3),

@@ -110,16 +110,19 @@ extension SQLiteShopTransaction {
             arguments.append(ShopRows.jsonArray(filters.brands))
         }
         if filters.priceMinCents != nil || filters.priceMaxCents != nil {
+            // `p` is the first variant; the index holds every other (`SQLiteProductHandle`).
             sql += """
-                 AND EXISTS (SELECT 1 FROM products v INDEXED BY products_by_handle
-                 WHERE v.handle = p.handle AND v.archived = 0 AND v.price_cents >= ? AND v.price_cents <= ?)
+                 AND (p.price_cents BETWEEN ? AND ? OR EXISTS (SELECT 1 FROM products v INDEXED BY products_by_handle
+                 WHERE v.handle = p.handle AND \(SQLiteProductHandle.indexedRows("v.")) AND v.archived = 0 AND v.price_cents BETWEEN ? AND ?))
                 """
-            arguments += [filters.priceMinCents ?? Int.min, filters.priceMaxCents ?? Int.max]
+            let bounds: [any SQLiteBindable] = [filters.priceMinCents ?? Int.min, filters.priceMaxCents ?? Int.max]
+            arguments += bounds + bounds
         }
         if let inStock = filters.inStock {
             sql += """
-                 AND \(inStock ? "" : "NOT ")EXISTS (SELECT 1 FROM products v INDEXED BY products_by_handle JOIN stock s ON s.sku = v.sku
-                 WHERE v.handle = p.handle AND v.archived = 0 AND s.available > 0)
+                 AND \(inStock ? "" : "NOT ")(EXISTS (SELECT 1 FROM stock s WHERE s.sku = p.sku AND s.available > 0)
+                 OR EXISTS (SELECT 1 FROM products v INDEXED BY products_by_handle JOIN stock s ON s.sku = v.sku
+                 WHERE v.handle = p.handle AND \(SQLiteProductHandle.indexedRows("v.")) AND v.archived = 0 AND s.available > 0))
                 """
         }
         return (sql, arguments)

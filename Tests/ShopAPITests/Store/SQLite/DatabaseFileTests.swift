@@ -148,8 +148,10 @@ final class DatabaseFileTests: XCTestCase {
     /// What version 6 (products with variants) added, taken away again: with it, a file of this
     /// build is as a build of version 5 left it (the products' rows, seq and archived as they were).
     /// Back to the search index of versions 3…6: `product_words` of names and categories, and a
-    /// vocabulary that keeps every word ever indexed (here one no product has any more).
+    /// vocabulary that keeps every word ever indexed (here one no product has any more); and
+    /// without version 9's synonyms.
     private static let undoVersion8 = """
+        DROP TABLE search_synonyms;
         DROP TABLE search_documents;
         DROP TABLE search_vocabulary;
         CREATE TABLE search_vocabulary (word TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
@@ -244,7 +246,10 @@ final class DatabaseFileTests: XCTestCase {
             XCTAssertEqual(imported.errors, [])
         }
         let connection = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
-        try connection.execute("DROP INDEX products_by_handle; CREATE INDEX products_by_handle ON products (handle, seq); PRAGMA user_version = 6;")
+        try connection.execute("""
+            \(Self.undoVersion8)
+            DROP INDEX products_by_handle; CREATE INDEX products_by_handle ON products (handle, seq); PRAGMA user_version = 6;
+            """)
         let service = try ShopService.open(path: database.path)
         XCTAssertEqual(try connection.query("PRAGMA user_version", []) { $0.int(0) }, [SQLiteSchema.latestVersion])
         let indexed = try connection.query("SELECT count(*) FROM products INDEXED BY products_by_handle WHERE \(SQLiteProductHandle.indexedRows())", []) { $0.int(0) }
