@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 // MARK: - Shop types (protocol.md, section 7)
 
 // The shop's result and param types (Product, Cart, CartLine, Order, ProductPage, OrderPage,
-// ProductList, StockLevel, InventoryLevels, CatalogProduct, ImportSummary, ProductsArchived) and the
+// ProductSearchPage, StockLevel, InventoryLevels, CatalogProduct, ImportSummary, ProductsArchived) and the
 // ShopMethods interface, generated from rpc.discover; and its error classes.
 import type { ShopMethods } from './lib/shop-methods.generated.js';
 import type { ShopErrorCodes } from './lib/shop-errors.generated.js';

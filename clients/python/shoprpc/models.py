@@ -11,13 +11,13 @@ from typing import Any, Callable, Dict, Optional, TypedDict
 
 from . import models_generated
 from .models_generated import *  # noqa: F401,F403 - the shop's result and param types
-from .models_generated import ProductList
+from .models_generated import ProductSearchPage
 
 __all__ = [*models_generated.__all__, "SearchResult", "LatencyQuantiles", "MethodStats", "ServerStats",
            "ProgressCallback", "NotificationHandler"]
 
 #: ``catalog.search``'s result, by the name this client gave it before the type was generated.
-SearchResult = ProductList
+SearchResult = ProductSearchPage
 
 
 class LatencyQuantiles(TypedDict):
