@@ -1,11 +1,14 @@
 /// Computes a product's `SearchMatchFacts` for a query plan from its fields' text, with the same
 /// analyzer that indexed it. Pure; thread-safe.
 enum SearchDocumentMatcher {
-    /// The facts of `document` at `catalogPosition` for `plan`.
+    /// The facts of `document` at `catalogPosition` for `plan`; `isIdentifierMatch` when the query
+    /// is the handle or any one of the SKUs in `document.sku` (separated by spaces).
     static func facts(of document: SearchDocument, catalogPosition: Int, plan: SearchQueryPlan,
                       analyzer: SearchAnalyzer = SearchAnalyzer()) -> SearchMatchFacts {
         var facts = SearchMatchFacts(catalogPosition: catalogPosition, wordCount: plan.query.words.count)
-        facts.isIdentifierMatch = plan.query.isIdentifier(document.sku) || plan.query.isIdentifier(document.handle)
+        // `sku` holds every variant's SKU, separated by spaces: the query may be any one of them.
+        facts.isIdentifierMatch = document.sku.split(separator: " ").contains { plan.query.isIdentifier(String($0)) }
+            || plan.query.isIdentifier(document.handle)
         for field in SearchField.allCases {
             let text = document.text(of: field)
             guard !text.isEmpty else { continue }

@@ -130,7 +130,10 @@ final class CatalogVariantsTests: StoreContractTestCase {
             XCTAssertEqual(try service.product(sku: "HOOD-S", interruption: nil).name, "Fleece Top", "the other variant too")
             XCTAssertEqual(try service.catalogProduct(handle: "hoodie", interruption: nil).name, "Fleece Top")
             XCTAssertEqual(try service.searchItems("fleece", limit: 10).map(\.handle), ["hoodie"])
-            XCTAssertEqual(try service.searchItems("hoodie", limit: 10), [])
+            let byOldName = try service.searchItems("hoodie", limit: 10)
+            XCTAssertEqual(byOldName.map(\.handle), ["hoodie"], "still found by its handle")
+            XCTAssertEqual(try service.searchProducts(ProductSearchRequest(query: "hoodie", highlights: true), interruption: nil)
+                .items.first?.highlights?.name, [], "but no longer by its name")
         }
     }
 

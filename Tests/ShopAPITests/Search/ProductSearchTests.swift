@@ -90,6 +90,9 @@ final class ProductSearchTests: XCTestCase {
         XCTAssertEqual(try skus("brz enc 001", in: services).first, "BRZ-ENC-001")
         XCTAssertEqual(try skus("TEE-M", in: services), ["TEE-S"], "the product of the second variant's SKU, once")
         XCTAssertEqual(try skus("logo-tee", in: services), ["TEE-S"])
+        let decoy = Self.rows + [newRow("DECOY", line: 99, name: "Tee M Logo Tee", category: "apparel")]
+        XCTAssertEqual(try skus("TEE-M", in: try self.services(decoy)).first, "TEE-S",
+                       "a second variant's SKU ranks its product before one whose name has the same words")
     }
 
     func test_brandsWithoutTheApostrophe() throws {

@@ -260,24 +260,35 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
 
         // MARK: Search: the reference, every live product in memory (`SearchScanIndex`)
 
+        /// Built at the first search read of this transaction (only read transactions search, and
+        /// they change nothing).
+        private var scanIndex: SearchScanIndex?
+
+        private func searchIndex() throws -> SearchScanIndex {
+            if let scanIndex { return scanIndex }
+            let index = try SearchScanIndex.reading(self)
+            scanIndex = index
+            return index
+        }
+
         func enumerateWords(from lowerBound: String, to upperBound: String?, _ body: (String) throws -> Bool) throws {
-            try SearchScanIndex.reading(self).vocabulary.enumerateWords(from: lowerBound, to: upperBound, body)
+            try searchIndex().vocabulary.enumerateWords(from: lowerBound, to: upperBound, body)
         }
 
         func documentFrequency(of word: String) throws -> Int {
-            try SearchScanIndex.reading(self).vocabulary.documentFrequency(of: word)
+            try searchIndex().vocabulary.documentFrequency(of: word)
         }
 
         func searchCandidates(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters, limit: Int) throws -> [Int64] {
-            try SearchScanIndex.reading(self).candidates(lookups: lookups, filters: filters, limit: limit)
+            try searchIndex().candidates(lookups: lookups, filters: filters, limit: limit)
         }
 
         func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters) throws -> Int {
-            try SearchScanIndex.reading(self).count(lookups: lookups, filters: filters)
+            try searchIndex().count(lookups: lookups, filters: filters)
         }
 
         func searchEntries(seqs: [Int64]) throws -> [SearchEntry] {
-            try SearchScanIndex.reading(self).entries(seqs: seqs)
+            try searchIndex().entries(seqs: seqs)
         }
 
         func available(sku: String) -> Int? { state.archived.contains(sku) ? nil : state.stock[sku] }
