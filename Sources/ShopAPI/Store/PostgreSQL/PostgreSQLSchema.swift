@@ -35,6 +35,10 @@ enum PostgreSQLSchema {
         Migration(version: 7) { connection, _ in try connection.execute(keysOfNoCustomer) },
         // Products with variants: a row is a variant; its product's fields, handle and status beside it.
         Migration(version: 8) { connection, _ in try connection.execute(productsWithVariants) },
+        // Search (#42): each product's analyzer words and stems, and the live vocabulary with its
+        // counts. Version 9 is taken by another branch (import speed); the two are renumbered
+        // when they are merged.
+        Migration(version: 10) { connection, _ in try searchIndex(connection) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -255,4 +259,24 @@ enum PostgreSQLSchema {
         CREATE INDEX products_live_by_category ON products (category, seq) WHERE NOT archived AND seq = product_seq;
         CREATE INDEX products_live_by_seq ON products (seq) WHERE NOT archived AND seq = product_seq;
         """
+
+    // MARK: - Version 10: the search index
+
+    /// `products.search_words`: a product's lexemes on its first variant (`PostgreSQLSearchTerms`;
+    /// empty on the others), under a GIN index of the live products; `search_word_counts`: each
+    /// word of the live products with how many have it, kept in byte order (`COLLATE "C"`, as
+    /// `SearchVocabulary` enumerates). Both filled from the products the database holds
+    /// (`PostgreSQLSearchIndex`), the index built after. The earlier `words` and
+    /// `search_vocabulary` stay for the search that still reads them.
+    private static func searchIndex(_ connection: PostgreSQLConnection) throws {
+        try connection.execute("""
+            ALTER TABLE products ADD COLUMN search_words tsvector NOT NULL DEFAULT ''::tsvector;
+            CREATE TABLE search_word_counts (word TEXT COLLATE "C" PRIMARY KEY, products BIGINT NOT NULL);
+            """)
+        var index = try PostgreSQLSearchIndex(connection: connection)
+        try connection.execute("INSERT INTO search_reindex (product_seq) SELECT seq FROM products WHERE seq = product_seq")
+        try index.rebuild()
+        try index.applyDeltas()
+        try connection.execute("CREATE INDEX products_search_words ON products USING gin (search_words) WHERE NOT archived")
+    }
 }
