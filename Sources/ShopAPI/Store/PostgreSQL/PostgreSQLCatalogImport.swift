@@ -455,14 +455,7 @@ struct PostgreSQLCatalogImport {
                 try connection.copyIn("COPY import_words (word) FROM STDIN", data: words.bytes)
             }
             if !options.replace { try connection.execute("ANALYZE import_rows") }
-            // The products whose fields or status change, and those a variant joined, leave the
-            // search index's counts as they are now and are indexed again once changed.
-            try connection.execute("""
-                INSERT INTO search_reindex (product_seq)
-                    SELECT p.seq FROM products p JOIN (SELECT DISTINCT handle FROM import_products) c ON p.handle = c.handle
-                    WHERE p.seq = p.product_seq;
-                \(PostgreSQLSearchIndex.subtractingLiveWords(ofProductsIn: "SELECT product_seq FROM search_reindex"));
-                """)
+            try searchIndex.beforeProductChanges()
             try connection.execute("""
                 UPDATE products p SET price_cents = r.price_cents, option_values = r.option_values
                     FROM import_rows r WHERE r.kind = 'u' AND p.sku = r.sku;
@@ -475,9 +468,7 @@ struct PostgreSQLCatalogImport {
                 INSERT INTO search_vocabulary (word) SELECT DISTINCT word FROM import_words ON CONFLICT DO NOTHING;
                 SELECT gin_clean_pending_list('products_words');
                 """)
-            try searchIndex.rebuild()
-            try searchIndex.applyDeltas()
-            try connection.execute("SELECT gin_clean_pending_list('products_search_words')")
+            try searchIndex.afterProductChanges()
             try setStockWithLedgerRows()
         }
     }

@@ -274,8 +274,7 @@ enum PostgreSQLSchema {
             CREATE TABLE search_word_counts (word TEXT COLLATE "C" PRIMARY KEY, products BIGINT NOT NULL);
             """)
         var index = try PostgreSQLSearchIndex(connection: connection)
-        try connection.execute("INSERT INTO search_reindex (product_seq) SELECT seq FROM products WHERE seq = product_seq")
-        try index.rebuild()
+        try index.rebuild(try connection.query("SELECT seq FROM products WHERE seq = product_seq ORDER BY seq", []) { $0.int64(0) })
         try index.applyDeltas()
         try connection.execute("CREATE INDEX products_search_words ON products USING gin (search_words) WHERE NOT archived")
     }

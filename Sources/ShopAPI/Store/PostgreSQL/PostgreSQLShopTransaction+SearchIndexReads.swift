@@ -23,7 +23,7 @@ extension PostgreSQLShopTransaction: SearchIndexReads {
     }
 
     func documentFrequency(of word: String) throws -> Int {
-        try query("SELECT products FROM search_word_counts WHERE word = $1", [word]) { $0.int(0) }.first ?? 0
+        try query("SELECT products FROM search_word_counts WHERE word = $1", [PostgreSQLSearchTerms.indexed(word)]) { $0.int(0) }.first ?? 0
     }
 
     // MARK: - Candidates

@@ -178,6 +178,20 @@ final class PostgreSQLSearchIndexReadsTests: XCTestCase {
         }
     }
 
+    /// A hyphenated chain written together is one word of any length; the index holds it cut
+    /// (`PostgreSQLSearchTerms.maxLexemeBytes`), so the import succeeds and the word is found.
+    func test_wordLongerThanALexemeMayBe_isIndexedCut_andFound() throws {
+        let chain = Array(repeating: "ab", count: 700).joined(separator: "-")
+        try importCSV("L-1,Long Chain,\(chain),misc,100,USD,1,,,\nL-2,Other,,misc,100,USD,1,,,\n")
+        let word = String(repeating: "ab", count: 700)
+        try read { transaction in
+            let lookup = SearchQueryPlan.WordLookup(words: [word], stemKey: word, prefix: nil, split: nil)
+            XCTAssertEqual(try transaction.searchCandidates(lookups: [lookup], filters: ProductSearchFilters(), limit: 5), [try seq(of: "L-1")])
+            XCTAssertEqual(try transaction.documentFrequency(of: word), 1)
+            XCTAssertEqual(try Self.words(of: transaction, beginningWith: "abab"), [String(repeating: "ab", count: 500)])
+        }
+    }
+
     // MARK: - Variants and entries
 
     func test_variantJoiningLater_itsSKUIsIndexed_andTheEntryHoldsEveryVariant() throws {
