@@ -80,6 +80,8 @@ struct PostgreSQLCatalogImport {
         let firstNewSeq: Int64
         var summary = CatalogImportSummary()
         var vocabulary = SearchVocabularyBuffer()
+        /// The search index's counts and the products to index again (`PostgreSQLSearchIndex`).
+        var searchIndex: PostgreSQLSearchIndex
         /// Whether rows go to `import_rows`: when they are to be written, and for a dry run of
         /// `--replace` (to count what it would archive).
         let copiesRows: Bool
@@ -108,6 +110,7 @@ struct PostgreSQLCatalogImport {
                 ) ON COMMIT DROP;
                 CREATE TEMPORARY TABLE import_words (word TEXT NOT NULL) ON COMMIT DROP;
                 """)
+            searchIndex = try PostgreSQLSearchIndex(connection: connection)
         }
 
         mutating func importRows<Source: CatalogRowSource>(
@@ -146,6 +149,8 @@ struct PostgreSQLCatalogImport {
             var rows = PostgreSQLCopyRows()
             var products = PostgreSQLCopyRows()
             var words = PostgreSQLCopyRows()
+            /// Products a new variant joined: indexed again with its SKU at the end (`search_reindex`).
+            var reindex = PostgreSQLCopyRows()
         }
 
         /// Decides every row of `batch` and copies what is to be written into `import_rows` and
@@ -189,7 +194,8 @@ struct PostgreSQLCatalogImport {
                     if let sibling, options.replace { appendListing(sku: sibling.product.sku, to: &copies.rows) }
                     guard !options.dryRun else { continue }
                     let productWords = SearchText.productWords(name: product.name, category: product.category)
-                    appendNew(decision, words: joining == nil ? productWords : [], to: &copies.created)
+                    let searchWords = try joining == nil ? searchLexemes(ofNew: decision) : ""
+                    appendNew(decision, words: joining == nil ? productWords : [], searchWords: searchWords, to: &copies.created)
                     copies.createdStock.append(product.sku)
                     copies.createdStock.append(stock)
                     copies.createdStock.endRow()
@@ -199,6 +205,10 @@ struct PostgreSQLCatalogImport {
                         addWords(productWords, to: &copies.words)
                     } else if productChanged {
                         appendProductChange(decision, to: &copies)
+                    }
+                    if let joining {
+                        copies.reindex.append(joining)
+                        copies.reindex.endRow()
                     }
                 case let .update(product, status, stock, productChanged):
                     guard let stored else { continue }
@@ -227,7 +237,7 @@ struct PostgreSQLCatalogImport {
                 try connection.copyIn(
                     """
                     COPY products (sku, name, description, category, price_cents, currency, seq, words, handle, product_seq, brand, status,
-                                   archived, option_names, option_values) FROM STDIN
+                                   archived, option_names, option_values, search_words) FROM STDIN
                     """, data: copies.created.bytes)
                 try connection.copyIn("COPY stock (sku, available) FROM STDIN", data: copies.createdStock.bytes)
             }
@@ -246,6 +256,17 @@ struct PostgreSQLCatalogImport {
             if !copies.words.isEmpty {
                 try connection.copyIn("COPY import_words (word) FROM STDIN", data: copies.words.bytes)
             }
+            if !copies.reindex.isEmpty {
+                try connection.copyIn("COPY search_reindex (product_seq) FROM STDIN", data: copies.reindex.bytes)
+            }
+        }
+
+        /// The `search_words` of a new product's first variant (its only SKU so far; a variant
+        /// that joins it later has it indexed again), its words counted when it is live.
+        private mutating func searchLexemes(ofNew variant: StoredProduct) throws -> String {
+            let lexemes = PostgreSQLSearchTerms.lexemes(of: PostgreSQLSearchIndex.document(of: variant.product, skus: variant.product.sku))
+            if !variant.archived { try searchIndex.countLive(lexemes.words) }
+            return lexemes.tsvector
         }
 
         /// A ledger row of this import, as a row of `stock_ledger`.
@@ -270,8 +291,9 @@ struct PostgreSQLCatalogImport {
             rows.endRow()
         }
 
-        /// A new variant, as a row of `products`; `words` are its product's for a first variant, else empty.
-        private func appendNew(_ variant: StoredProduct, words: [String], to rows: inout PostgreSQLCopyRows) {
+        /// A new variant, as a row of `products`; `words` and `searchWords` are its product's for a
+        /// first variant, else empty.
+        private func appendNew(_ variant: StoredProduct, words: [String], searchWords: String, to rows: inout PostgreSQLCopyRows) {
             let product = variant.product
             rows.append(product.sku)
             rows.append(product.name)
@@ -288,6 +310,7 @@ struct PostgreSQLCatalogImport {
             rows.append(variant.archived ? "t" : "f")
             rows.append(ShopRows.optionText(product.options.map(\.name)))
             rows.append(ShopRows.optionText(product.options.map(\.value)))
+            rows.append(searchWords)
             rows.endRow()
         }
 
@@ -387,7 +410,9 @@ struct PostgreSQLCatalogImport {
             } else {
                 summary.archived = try connection.query(
                     """
-                    WITH unlisted AS (\(unlisted)), archived AS (
+                    WITH unlisted AS (\(unlisted)), searched AS (
+                        \(PostgreSQLSearchIndex.subtractingLiveWords(ofProductsIn: "SELECT l.seq FROM products l JOIN unlisted u ON l.handle = u.handle"))
+                    ), archived AS (
                         UPDATE products p SET archived = true, status = 'archived' FROM unlisted u WHERE p.handle = u.handle RETURNING 1
                     ) SELECT count(*) FROM unlisted
                     """, [firstNewSeq]) { $0.int(0) }.first ?? 0
@@ -430,6 +455,7 @@ struct PostgreSQLCatalogImport {
                 try connection.copyIn("COPY import_words (word) FROM STDIN", data: words.bytes)
             }
             if !options.replace { try connection.execute("ANALYZE import_rows") }
+            try searchIndex.beforeProductChanges()
             try connection.execute("""
                 UPDATE products p SET price_cents = r.price_cents, option_values = r.option_values
                     FROM import_rows r WHERE r.kind = 'u' AND p.sku = r.sku;
@@ -442,6 +468,7 @@ struct PostgreSQLCatalogImport {
                 INSERT INTO search_vocabulary (word) SELECT DISTINCT word FROM import_words ON CONFLICT DO NOTHING;
                 SELECT gin_clean_pending_list('products_words');
                 """)
+            try searchIndex.afterProductChanges()
             try setStockWithLedgerRows()
         }
     }

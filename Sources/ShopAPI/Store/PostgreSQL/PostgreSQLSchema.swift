@@ -35,7 +35,11 @@ enum PostgreSQLSchema {
         Migration(version: 7) { connection, _ in try connection.execute(keysOfNoCustomer) },
         // Products with variants: a row is a variant; its product's fields, handle and status beside it.
         Migration(version: 8) { connection, _ in try connection.execute(productsWithVariants) },
-        Migration(version: 9) { connection, _ in try connection.execute(searchSynonyms) },
+        // Search (#42): each product's analyzer words and stems, and the live vocabulary with its
+        // counts. Version 9 is taken by another branch (import speed); the two are renumbered
+        // when they are merged.
+        Migration(version: 10) { connection, _ in try searchIndex(connection) },
+        Migration(version: 11) { connection, _ in try connection.execute(searchSynonyms) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -257,7 +261,26 @@ enum PostgreSQLSchema {
         CREATE INDEX products_live_by_seq ON products (seq) WHERE NOT archived AND seq = product_seq;
         """
 
-    // MARK: - Version 9: search synonyms
+    // MARK: - Version 10: the search index
+
+    /// `products.search_words`: a product's lexemes on its first variant (`PostgreSQLSearchTerms`;
+    /// empty on the others), under a GIN index of the live products; `search_word_counts`: each
+    /// word of the live products with how many have it, kept in byte order (`COLLATE "C"`, as
+    /// `SearchVocabulary` enumerates). Both filled from the products the database holds
+    /// (`PostgreSQLSearchIndex`), the index built after. The earlier `words` and
+    /// `search_vocabulary` stay for the search that still reads them.
+    private static func searchIndex(_ connection: PostgreSQLConnection) throws {
+        try connection.execute("""
+            ALTER TABLE products ADD COLUMN search_words tsvector NOT NULL DEFAULT ''::tsvector;
+            CREATE TABLE search_word_counts (word TEXT COLLATE "C" PRIMARY KEY, products BIGINT NOT NULL);
+            """)
+        var index = try PostgreSQLSearchIndex(connection: connection)
+        try index.rebuild(try connection.query("SELECT seq FROM products WHERE seq = product_seq ORDER BY seq", []) { $0.int64(0) })
+        try index.applyDeltas()
+        try connection.execute("CREATE INDEX products_search_words ON products USING gin (search_words) WHERE NOT archived")
+    }
+
+    // MARK: - Version 11: search synonyms
 
     /// The owner's search synonyms (`SearchSynonyms`, `admin.search.synonyms.set`), as their JSON,
     /// in one row; no row is no synonyms.

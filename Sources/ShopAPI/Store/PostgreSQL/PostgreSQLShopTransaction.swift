@@ -237,9 +237,28 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
     // MARK: - Products
 
     /// As `import --replace` archives (`PostgreSQLCatalogImport`): the status and flag of every
-    /// variant of the product, which takes it out of the word index too (its index covers the
-    /// products not archived).
+    /// variant of the product, which takes it out of the word indexes too (they cover the
+    /// products not archived). A live product's first variant is locked first (a second archiver
+    /// waits, then finds it archived), and its words leave the vocabulary's counts.
     func archiveProduct(sku: String) throws -> ProductArchiving {
+        let live = try query(
+            """
+            SELECT p.seq FROM products p
+            WHERE p.handle = (SELECT handle FROM products WHERE sku = $1) AND p.seq = p.product_seq AND NOT p.archived FOR UPDATE
+            """, [sku]) { $0.int64(0) }.first
+        if let live {
+            let gone = """
+                SELECT DISTINCT l.lexeme FROM products p, unnest(p.search_words) AS l (lexeme, positions, weights)
+                WHERE p.seq = $1 AND left(l.lexeme, 1) <> '\(PostgreSQLSearchTerms.stemMarker)'
+                """
+            try run(
+                """
+                WITH locked AS (
+                    SELECT c.word FROM search_word_counts c WHERE c.word IN (\(gone)) ORDER BY c.word COLLATE "C" FOR UPDATE OF c
+                ) UPDATE search_word_counts c SET products = c.products - 1 FROM locked l WHERE c.word = l.word
+                """, [live])
+            try run("DELETE FROM search_word_counts WHERE products = 0 AND word IN (\(gone))", [live])
+        }
         let changed = try run(
             """
             UPDATE products SET archived = true, status = 'archived'
@@ -312,7 +331,8 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         if interruption?.isInterrupted == true { throw ShopError.interrupted }
     }
 
-    private func query<Row>(
+    /// Runs `sql` on the connection once `interruption` has been checked.
+    func query<Row>(
         _ sql: String, _ arguments: [any PostgreSQLValue], prepared: Bool = true, row: (PostgreSQLRow) throws -> Row
     ) throws -> [Row] {
         try checkInterruption()

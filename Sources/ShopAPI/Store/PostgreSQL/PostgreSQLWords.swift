@@ -16,7 +16,8 @@ enum PostgreSQLWords {
         }.joined(separator: " & ")
     }
 
-    private static func quoted(_ word: String) -> String {
+    /// `word` as one quoted lexeme of a `tsvector` or `tsquery`.
+    static func quoted(_ word: String) -> String {
         guard word.utf8.contains(where: { $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "\\") }) else { return "'" + word + "'" }
         return "'" + word.replacing("\\", with: "\\\\").replacing("'", with: "''") + "'"
     }
