@@ -43,7 +43,10 @@ enum PageCursor {
     /// The number of matches the page starts after. Throws `.invalidCursor` for anything not made
     /// by `search(offset:)`.
     static func searchOffset(_ cursor: String) throws(ShopError) -> Int {
-        guard let text = decode(cursor, kind: searchKind), let offset = Int(text), offset > 0 else { throw .invalidCursor(cursor) }
+        // Bounded, so an offset plus a page size never overflows: no catalog holds a billion products.
+        guard let text = decode(cursor, kind: searchKind), let offset = Int(text), (1...1_000_000_000).contains(offset) else {
+            throw .invalidCursor(cursor)
+        }
         return offset
     }
 

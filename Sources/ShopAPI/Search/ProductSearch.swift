@@ -31,6 +31,9 @@ enum ProductSearch {
         let isBrowse = request.query.unicodeScalars.allSatisfy(\.properties.isWhitespace)
         let query = SearchQuery(request.query)
         var found = Found(matches: [], total: 0)
+        if isBrowse, request.sort == .relevance, request.facets.isEmpty {
+            return try browsePage(request.filters, offset: offset, pageSize: pageSize, in: transaction)
+        }
         if isBrowse {
             found = try browse(request.filters, in: transaction)
         } else if !query.words.isEmpty {
@@ -39,18 +42,7 @@ enum ProductSearch {
         let sorted = sort(found.matches, by: request.sort)
         let start = min(offset, sorted.count)
         let end = min(start + pageSize, sorted.count)
-        let pageMatches = sorted[start..<end]
-        let choices = try pageMatches.isEmpty ? [:] : transaction.variantChoices(handles: pageMatches.map(\.entry.first.handle))
-        let items = pageMatches.map { match in
-            let first = match.entry.first
-            // The variants' statement sees the same snapshot, so it finds them; the first
-            // variant as the only choice stands in should it not.
-            let item = CatalogItem(first: first, variants: choices[first.handle] ?? [
-                VariantChoice(sku: first.sku, options: first.options, priceCents: first.priceCents, inStock: match.entry.inStock),
-            ])
-            guard request.highlights else { return item }
-            return item.highlighted(highlights(of: match.entry, plan: found.plan))
-        }
+        let items = try self.items(of: sorted[start..<end], highlighting: request.highlights ? found.plan : nil, in: transaction)
         let corrections = found.outcome?.corrections ?? []
         return ProductSearchPage(
             items: items, total: found.total,
@@ -59,6 +51,38 @@ enum ProductSearch {
             corrections: corrections.isEmpty ? nil : corrections.map { SearchWordCorrection(word: $0.word, readAs: $0.readAs) },
             droppedWords: (found.outcome?.droppedWords).flatMap { $0.isEmpty ? nil : $0 },
             facets: request.facets.isEmpty ? nil : facetCounts(request.facets, of: found.matches))
+    }
+
+    /// The entries of `matches`, in order, each with its variants (read in one statement) and,
+    /// with a `plan`, its highlights.
+    private static func items(of matches: ArraySlice<Match>, highlighting plan: SearchQueryPlan?,
+                              in transaction: any ShopReadTransaction) throws -> [CatalogItem] {
+        let choices = try matches.isEmpty ? [:] : transaction.variantChoices(handles: matches.map(\.entry.first.handle))
+        return matches.map { match in
+            let first = match.entry.first
+            // The variants' statement sees the same snapshot, so it finds them; the first
+            // variant as the only choice stands in should it not.
+            let item = CatalogItem(first: first, variants: choices[first.handle] ?? [
+                VariantChoice(sku: first.sku, options: first.options, priceCents: first.priceCents, inStock: match.entry.inStock),
+            ])
+            guard let plan else { return item }
+            return item.highlighted(highlights(of: match.entry, plan: plan))
+        }
+    }
+
+    /// A browse in catalog order without facets: only the page's products are read (the
+    /// positions before it are skipped in the store's index), so any page of any catalog costs a
+    /// page, and every product is reachable; `total` is the store's count.
+    private static func browsePage(_ filters: ProductSearchFilters, offset: Int, pageSize: Int,
+                                   in transaction: any ShopReadTransaction) throws -> ProductSearchPage {
+        // `offset` is at most a billion (`PageCursor.searchOffset`): no overflow.
+        let seqs = try transaction.searchCandidates(lookups: [], filters: filters, limit: offset + pageSize + 1)
+        let pageSeqs = Array(seqs.dropFirst(offset).prefix(pageSize))
+        let entries = try transaction.searchEntries(seqs: pageSeqs)
+        let items = try self.items(of: ArraySlice(entries.map { Match(entry: $0, key: nil) }), highlighting: nil, in: transaction)
+        let total = seqs.count <= offset + pageSize ? seqs.count : try transaction.searchCandidateCount(lookups: [], filters: filters)
+        return ProductSearchPage(items: items, total: total,
+                                 nextCursor: seqs.count > offset + pageSize ? PageCursor.search(offset: offset + pageSize) : nil)
     }
 
     // MARK: - Finding
