@@ -138,7 +138,7 @@ def test_catalogSearch_teachesAnAgentItsFiltersFacetsAndPaging():
     async def test():
         async with session_with() as session:
             tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-            schema = tools["catalog_search"].inputSchema
+            schema = tools["catalog_search"].input_schema
             assert {"query", "limit", "cursor", "sort", "category", "brand", "priceMin", "priceMax", "inStock", "facets",
                     "highlight"} <= set(schema["properties"])
             assert schema["additionalProperties"] is False
