@@ -10,12 +10,15 @@ extension SQLiteShopTransaction {
     func enumerateWords(from lowerBound: String, to upperBound: String?, _ body: (String) throws -> Bool) throws {
         var after: String?
         while true {
-            let words = try query(
-                """
-                SELECT word FROM search_vocabulary
-                WHERE (?1 IS NULL AND word >= ?2 OR word > ?1) AND (?3 IS NULL OR word < ?3) ORDER BY word LIMIT ?4
-                """, [after, lowerBound, upperBound, Self.vocabularyBatch]
-            ) { $0.text(0) }
+            // Plain range conditions only: SQLite seeks the primary key to the lower bound and
+            // stops at the upper one; an `?1 IS NULL OR …` term would make it scan the table.
+            var sql = "SELECT word FROM search_vocabulary WHERE " + (after == nil ? "word >= ?" : "word > ?")
+            var arguments: [any SQLiteBindable] = [after ?? lowerBound]
+            if let upperBound {
+                sql += " AND word < ?"
+                arguments.append(upperBound)
+            }
+            let words = try query(sql + " ORDER BY word LIMIT ?", arguments + [Self.vocabularyBatch]) { $0.text(0) }
             for word in words where try !body(word) { return }
             guard words.count == Self.vocabularyBatch, let last = words.last else { return }
             after = last
@@ -36,8 +39,9 @@ extension SQLiteShopTransaction {
             }
             return found
         }
-        let (sql, arguments) = candidateQuery(lookups: lookups, filters: filters, select: "p.seq")
-        return try query(sql + " ORDER BY p.seq LIMIT ?", arguments + [limit]) { $0.int64(0) }
+        let (sql, arguments) = candidateQuery(lookups: lookups, filters: filters, select: lookups.isEmpty ? "p.seq" : "w.rowid")
+        // FTS5 gives a match's rowids in ascending order: ordering by rowid needs no sort.
+        return try query(sql + (lookups.isEmpty ? " ORDER BY p.seq" : " ORDER BY w.rowid") + " LIMIT ?", arguments + [limit]) { $0.int64(0) }
     }
 
     func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters) throws -> Int {
@@ -86,6 +90,11 @@ extension SQLiteShopTransaction {
         var arguments: [any SQLiteBindable] = []
         if lookups.isEmpty {
             sql = "SELECT \(select) FROM products p INDEXED BY products_by_seq WHERE p.archived = 0 AND p.seq = p.product_seq"
+        } else if filters.isEmpty {
+            // `product_words` holds live products only, under `rowid = product_seq`: without
+            // filters the index alone answers, with no row of `products` read.
+            sql = "SELECT \(select) FROM product_words w WHERE product_words MATCH ?"
+            arguments.append(SQLiteSearchIndex.fullTextQuery(lookups: lookups))
         } else {
             sql = """
                 SELECT \(select) FROM product_words w JOIN products p INDEXED BY products_by_seq ON p.seq = w.rowid
