@@ -192,13 +192,15 @@ extension ProductSearchPage: DeclaredResult, JSONWritable {
     static let summary = "One page of a search: products best first (or in the sort asked), the total, the next cursor, how the query was read and the facet counts asked for."
     static let fields: [ResultField<ProductSearchPage>] = [
         .array("items", { $0.items }, "The page's products, each with its variants."),
-        .integer("total", { $0.total }, "How many products match the query and filters, in all (exact)."),
+        .integer("total", { $0.total }, "How many products match the query and filters, in all: exact, unless totalIsEstimate."),
+        .flag("totalIsEstimate", { $0.totalIsEstimate == true },
+              "true when more than 500 products matched: total is then the index's count of the products having the words, and pages, facets and sorts cover the ranked ones only (at most 1 000: the first 500 whose name has every word, and the first 500 of all, in catalog order); absent when total is exact."),
         .optionalString("nextCursor", { $0.nextCursor }, "Pass as cursor, with the same query, filters and sort, for the next page; absent on the last page."),
         .optionalString("readAs", { $0.readAs }, "The query as read after typo corrections (a \"did you mean\"); absent when nothing was corrected."),
         .optionalArray("corrections", { $0.corrections }, "Each word no product has and the word it was read as; absent when none."),
         .optionalStrings("droppedWords", { $0.droppedWords },
                          "Words left out because all the words together found nothing (from the end, as Meilisearch does); absent when every word was used."),
-        .optionalObject("facets", { $0.facets }, "The counts asked for with facets, over every match; absent when none was asked."),
+        .optionalObject("facets", { $0.facets }, "The counts asked for with facets, over every match (the ranked ones when totalIsEstimate); absent when none was asked."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }
 }

@@ -4,8 +4,14 @@
 /// Immutable value; `Sendable`.
 public struct ProductSearchPage: Codable, Sendable, Equatable {
     public let items: [CatalogItem]
-    /// How many products match the query and filters, on every page (exact).
+    /// How many products match the query and filters, on every page: exact, unless
+    /// `totalIsEstimate`.
     public let total: Int
+    /// `true` when more products matched than a search ranks (`ProductSearch.rankingWindow`):
+    /// `total` is then the store's count of the products having the query's words (every match,
+    /// and possibly a few that the ranking would not take), and the pages, the facets and the
+    /// sorts cover the ranked products only. Absent (nil) when `total` is exact.
+    public let totalIsEstimate: Bool?
     /// Opaque; pass it back with the same query, filters and sort for the next page. Absent on
     /// the last page.
     public let nextCursor: String?
@@ -16,14 +22,16 @@ public struct ProductSearchPage: Codable, Sendable, Equatable {
     /// The query's words that were not required, because all of them together found nothing
     /// (Meilisearch's `matchingStrategy: last`); absent when every word was used.
     public let droppedWords: [String]?
-    /// The counts asked for in `facets`, over every match (not only this page).
+    /// The counts asked for in `facets`, over every match (not only this page; over the ranked
+    /// ones when `totalIsEstimate`).
     public let facets: ProductFacetCounts?
 
-    public init(items: [CatalogItem], total: Int, nextCursor: String?, readAs: String? = nil,
+    public init(items: [CatalogItem], total: Int, totalIsEstimate: Bool? = nil, nextCursor: String?, readAs: String? = nil,
                 corrections: [SearchWordCorrection]? = nil, droppedWords: [String]? = nil,
                 facets: ProductFacetCounts? = nil) {
         self.items = items
         self.total = total
+        self.totalIsEstimate = totalIsEstimate
         self.nextCursor = nextCursor
         self.readAs = readAs
         self.corrections = corrections

@@ -10,19 +10,23 @@
 ///   sort's order (relevance is catalog order); a query with text but no words finds nothing;
 /// - sorts other than relevance order by their field and break ties by relevance (browsing: by
 ///   catalog position); `name` compares names lowercased with accents removed (`SearchFolding`);
-/// - at most `maxRankedCandidates` candidates are ranked, the first ones in catalog order. When
-///   a plan has more, `total` is the store's count of them (`searchCandidateCount`, which may count
-///   a candidate the matcher would reject, such as a product having the stem key as a different
-///   word) and paging, facets and sorting cover the ranked ones only. Below the bound `total`,
-///   facets and pages cover exactly the matches;
+/// - when more than `rankingWindow` products have the words, the ranked ones are the first
+///   `rankingWindow` in catalog order of those whose *name* has every required word (name terms,
+///   `SearchIndexTerms`), and the first `rankingWindow` of all: at most twice `rankingWindow`,
+///   whatever the catalog's size (Meilisearch likewise ranks and pages through at most 1 000 hits,
+///   `maxTotalHits`). Then `totalIsEstimate` is set, `total` is the store's count of them
+///   (`searchCandidateCount`, which may count a candidate the matcher would reject, such as a
+///   product having the stem key as a different word), and paging, facets and sorting cover the
+///   ranked ones only. Otherwise `total`, facets and pages cover exactly the matches. A browse
+///   ranks the first `2 × rankingWindow` products in catalog order, under the same rule;
 /// - facets count every ranked match (most first, then by value in code point order).
 ///
 /// Pure given the transaction; used only on the transaction's thread.
 enum ProductSearch {
-    /// Most candidates one plan ranks (see the rules above). At 10 000 a broad word costs one
-    /// read of 10 000 entries and their matching; every product of a catalog up to that size is
-    /// ranked whatever the query.
-    static let maxRankedCandidates = 10_000
+    /// How many candidates of each kind one plan ranks (see the rules above). Reading and
+    /// matching one costs about 50 µs, so a broad word costs at most about 50 ms whatever the
+    /// catalog's size; every match of a query with up to this many is ranked.
+    static let rankingWindow = 500
 
     /// The page of `request` starting `offset` matches in, `pageSize` long, with the owner's
     /// `synonyms` applied to the query.
@@ -45,7 +49,7 @@ enum ProductSearch {
         let items = try self.items(of: sorted[start..<end], highlighting: request.highlights ? found.plan : nil, in: transaction)
         let corrections = found.outcome?.corrections ?? []
         return ProductSearchPage(
-            items: items, total: found.total,
+            items: items, total: found.total, totalIsEstimate: found.totalIsEstimate ? true : nil,
             nextCursor: end < sorted.count ? PageCursor.search(offset: end) : nil,
             readAs: corrections.isEmpty ? nil : found.outcome?.readAs,
             corrections: corrections.isEmpty ? nil : corrections.map { SearchWordCorrection(word: $0.word, readAs: $0.readAs) },
@@ -96,16 +100,18 @@ enum ProductSearch {
     private struct Found {
         var matches: [Match]
         var total: Int
+        var totalIsEstimate = false
         var plan: SearchQueryPlan?
         var outcome: SearchOutcome?
     }
 
     private static func browse(_ filters: ProductSearchFilters, in transaction: any ShopReadTransaction) throws -> Found {
-        let seqs = try transaction.searchCandidates(lookups: [], filters: filters, limit: maxRankedCandidates)
-        let entries = try transaction.searchEntries(seqs: seqs)
-        let total = seqs.count < maxRankedCandidates ? entries.count
-            : try transaction.searchCandidateCount(lookups: [], filters: filters)
-        return Found(matches: entries.map { Match(entry: $0, key: nil) }, total: total)
+        let window = 2 * rankingWindow
+        let seqs = try transaction.searchCandidates(lookups: [], filters: filters, limit: window + 1)
+        let entries = try transaction.searchEntries(seqs: Array(seqs.prefix(window)))
+        guard seqs.count > window else { return Found(matches: entries.map { Match(entry: $0, key: nil) }, total: entries.count) }
+        return Found(matches: entries.map { Match(entry: $0, key: nil) },
+                     total: try transaction.searchCandidateCount(lookups: [], filters: filters), totalIsEstimate: true)
     }
 
     private static func search(_ query: SearchQuery, filters: ProductSearchFilters, synonyms: SearchSynonymIndex,
@@ -117,8 +123,13 @@ enum ProductSearch {
         let outcome = try SearchOutcome.search(plan, minimumMatches: 1) { plan in
             lastPlan = plan
             let lookups = plan.query.requiredWords.map(plan.lookup(forWord:))
-            let seqs = try transaction.searchCandidates(lookups: lookups, filters: filters, limit: maxRankedCandidates)
-            bounded = seqs.count >= maxRankedCandidates
+            var seqs = try transaction.searchCandidates(lookups: lookups, filters: filters, limit: rankingWindow + 1)
+            bounded = seqs.count > rankingWindow
+            if bounded {
+                let named = try transaction.searchCandidates(lookups: lookups.map(SearchIndexTerms.nameLookup), filters: filters,
+                                                             limit: rankingWindow)
+                seqs = Array(Set(named).union(seqs.prefix(rankingWindow))).sorted()
+            }
             let found = try transaction.searchEntries(seqs: seqs)
             for entry in found { entries[entry.seq] = entry }
             return found.map { SearchDocumentMatcher.facts(of: $0.document, catalogPosition: Int($0.seq), plan: plan) }
@@ -131,7 +142,7 @@ enum ProductSearch {
             let lookups = lastPlan.query.requiredWords.map(lastPlan.lookup(forWord:))
             total = max(total, try transaction.searchCandidateCount(lookups: lookups, filters: filters))
         }
-        return Found(matches: matches, total: total, plan: lastPlan, outcome: outcome)
+        return Found(matches: matches, total: total, totalIsEstimate: bounded, plan: lastPlan, outcome: outcome)
     }
 
     // MARK: - Ordering

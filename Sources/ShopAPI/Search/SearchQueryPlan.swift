@@ -42,6 +42,14 @@ struct SearchQueryPlan: Sendable {
     private(set) var corrections: [SearchCorrection] = []
     /// How many vocabulary words the typo lookups visited (`SearchTypoCandidates`).
     private(set) var typoLookupVisits = 0
+    /// Every vocabulary word beginning with the last word when it is a prefix and there are at
+    /// most `maxPrefixWords` of them (nil otherwise, and without a vocabulary).
+    private(set) var prefixWords: [String]?
+
+    /// Most words a prefix is spelt out as (`WordLookup.prefixWords`). A store's index answers a
+    /// few named words in a page without reading them all, where it merges every word's list
+    /// for a prefix it has no prefix index of; above this many the prefix is looked up as one.
+    static let maxPrefixWords = 64
 
     /// Per join of the query: whether some product has it (nil without a vocabulary).
     private var joinsInVocabulary: [Bool]?
@@ -78,12 +86,15 @@ struct SearchQueryPlan: Sendable {
                 synonymWords[index] = alternatives.filter { $0 != word.text }
             }
         }
+        if let last = query.words.last, last.isPrefix {
+            prefixWords = try Self.words(beginningWith: last.text, atMost: Self.maxPrefixWords, in: vocabulary)
+        }
         for (index, word) in query.words.enumerated() {
             let frequency = try vocabulary.documentFrequency(of: word.text)
             documentFrequencies[index] = frequency
             guard frequency == 0 else { continue }
             if try synonymWords[index].contains(where: { try vocabulary.contains($0) }) { continue }
-            if word.isPrefix, try Self.hasWord(beginningWith: word.text, in: vocabulary) { continue }
+            if word.isPrefix, try prefixWords.map({ !$0.isEmpty }) ?? Self.hasWord(beginningWith: word.text, in: vocabulary) { continue }
             if word.typoBudget > 0 {
                 let found = try SearchTypoCandidates.find(for: word.text, maxTypos: word.typoBudget, in: vocabulary)
                 typoLookupVisits += found.visited
@@ -123,13 +134,17 @@ struct SearchQueryPlan: Sendable {
     /// What a store looks up in its indexes to find the products that may match one query word
     /// (the matcher then checks each candidate, `SearchDocumentMatcher`): a product can match the
     /// word only if it has one of `words` (the word itself, the owner's synonyms of it, its typo
-    /// candidates, and the joins that cover it and that some product has) in its word index, or `stemKey` in its stem-key index (`stem ?? word` of
-    /// each token), or a word beginning with `prefix`, or both words of `split`.
+    /// candidates, and the joins that cover it and that some product has) in its word index, or
+    /// `stemKey` in its stem-key index (`stem ?? word` of each token), or a word beginning with
+    /// `prefix`, or both words of `split`. When `prefixWords` is not nil it is every word of the
+    /// store's vocabulary that begins with `prefix` (at most `maxPrefixWords`), read in the same
+    /// transaction: a store may look those words up instead of the prefix, and finds the same.
     struct WordLookup: Equatable, Sendable {
         var words: [String]
         var stemKey: String
         var prefix: String?
         var split: Split?
+        var prefixWords: [String]? = nil
     }
 
     /// The lookups for query word `index`.
@@ -140,7 +155,8 @@ struct SearchQueryPlan: Sendable {
         where (join.first..<(join.first + join.count)).contains(index) && joinsInVocabulary?[number] != false && !words.contains(join.word) {
             words.append(join.word)
         }
-        return WordLookup(words: words, stemKey: word.stemKey, prefix: word.isPrefix ? word.text : nil, split: splits[index])
+        return WordLookup(words: words, stemKey: word.stemKey, prefix: word.isPrefix ? word.text : nil, split: splits[index],
+                          prefixWords: word.isPrefix ? prefixWords : nil)
     }
 
     /// The query words `token` matches, each once with its best kind. When `next` is the token at
@@ -189,6 +205,21 @@ struct SearchQueryPlan: Sendable {
             for synonym in synonymWords[index] { synonymIndex[synonym, default: []].append(index) }
         }
         for (index, join) in query.joins.enumerated() { joinIndex[join.word, default: []].append(index) }
+    }
+
+    /// The words of `vocabulary` beginning with `prefix`, or nil when there are more than `limit`.
+    private static func words(beginningWith prefix: String, atMost limit: Int, in vocabulary: some SearchVocabulary) throws -> [String]? {
+        var words: [String] = []
+        var tooMany = false
+        try vocabulary.enumerateWords(from: prefix, to: SearchWordOrder.upperBound(ofPrefix: prefix)) { word in
+            guard words.count < limit else {
+                tooMany = true
+                return false
+            }
+            words.append(word)
+            return true
+        }
+        return tooMany ? nil : words
     }
 
     private static func hasWord(beginningWith prefix: String, in vocabulary: some SearchVocabulary) throws -> Bool {

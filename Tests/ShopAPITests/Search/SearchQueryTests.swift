@@ -84,6 +84,24 @@ final class SearchQueryTests: XCTestCase {
         XCTAssertEqual(plan.lookup(forWord: 0), .init(words: ["pour", "pourover"], stemKey: "pour", prefix: nil, split: nil))
         XCTAssertEqual(plan.lookup(forWord: 2).words, ["grnder", "grinder"], "joins no product has are left out")
         XCTAssertEqual(plan.lookup(forWord: 3), .init(words: ["powerbank"], stemKey: "powerbank", prefix: "powerbank",
-                                                      split: .init(first: "power", second: "bank")))
+                                                      split: .init(first: "power", second: "bank"), prefixWords: []))
+    }
+
+    /// A prefix with at most `maxPrefixWords` words is spelt out as them (a store looks up named
+    /// words, not a prefix its index may lack); with more, the prefix stays a prefix.
+    func test_lookup_spellsOutAPrefixOfFewWords_keepsAPrefixOfMany() throws {
+        var frequencies = ["classic": 9, "classics": 2, "clay": 1]
+        for number in 0..<SearchQueryPlan.maxPrefixWords { frequencies["pro\(number)x"] = 1 }
+        let vocabulary = SearchMemoryVocabulary(frequencies: frequencies)
+        let few = try SearchQueryPlan(query: SearchQuery("steel classic"), vocabulary: vocabulary)
+        XCTAssertEqual(few.lookup(forWord: 1).prefixWords, ["classic", "classics"])
+        XCTAssertEqual(few.lookup(forWord: 1).prefix, "classic")
+        XCTAssertNil(few.lookup(forWord: 0).prefixWords, "only the last word is a prefix")
+        let exactlyAtTheLimit = try SearchQueryPlan(query: SearchQuery("pro"), vocabulary: vocabulary)
+        XCTAssertEqual(exactlyAtTheLimit.lookup(forWord: 0).prefixWords?.count, SearchQueryPlan.maxPrefixWords)
+        frequencies["pro"] = 1
+        let many = try SearchQueryPlan(query: SearchQuery("pro"), vocabulary: SearchMemoryVocabulary(frequencies: frequencies))
+        XCTAssertNil(many.lookup(forWord: 0).prefixWords)
+        XCTAssertEqual(many.lookup(forWord: 0).prefix, "pro")
     }
 }

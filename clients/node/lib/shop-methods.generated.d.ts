@@ -156,7 +156,7 @@ export interface FacetValueCount {
   count: number;
 }
 
-/** The counts asked for with facets, over every match; absent when none was asked. */
+/** The counts asked for with facets, over every match (the ranked ones when totalIsEstimate); absent when none was asked. */
 export interface FacetCounts {
   /** Categories and how many matching products each has; present when asked. */
   category?: FacetValueCount[];
@@ -168,8 +168,10 @@ export interface FacetCounts {
 export interface SearchPage {
   /** The page's products, each with its variants. */
   items: CatalogItem[];
-  /** How many products match the query and filters, in all (exact). */
+  /** How many products match the query and filters, in all: exact, unless totalIsEstimate. */
   total: number;
+  /** true when more than 500 products matched: total is then the index's count of the products having the words, and pages, facets and sorts cover the ranked ones only (at most 1 000: the first 500 whose name has every word, and the first 500 of all, in catalog order); absent when total is exact. */
+  totalIsEstimate?: boolean;
   /** Pass as cursor, with the same query, filters and sort, for the next page; absent on the last page. */
   nextCursor?: string;
   /** The query as read after typo corrections (a "did you mean"); absent when nothing was corrected. */
@@ -178,7 +180,7 @@ export interface SearchPage {
   corrections?: SearchWordCorrection[];
   /** Words left out because all the words together found nothing (from the end, as Meilisearch does); absent when every word was used. */
   droppedWords?: string[];
-  /** The counts asked for with facets, over every match; absent when none was asked. */
+  /** The counts asked for with facets, over every match (the ranked ones when totalIsEstimate); absent when none was asked. */
   facets?: FacetCounts;
 }
 

@@ -184,7 +184,8 @@ class FacetValueCount(TypedDict):
 
 
 class FacetCounts(TypedDict, total=False):
-    """The counts asked for with facets, over every match; absent when none was asked."""
+    """The counts asked for with facets, over every match (the ranked ones when totalIsEstimate); absent when
+    none was asked."""
 
     #: Categories and how many matching products each has; present when asked.
     category: List[FacetValueCount]
@@ -194,7 +195,7 @@ class FacetCounts(TypedDict, total=False):
 class _SearchPageRequired(TypedDict):
     #: The page's products, each with its variants.
     items: List[CatalogItem]
-    #: How many products match the query and filters, in all (exact).
+    #: How many products match the query and filters, in all: exact, unless totalIsEstimate.
     total: int
 
 
@@ -202,6 +203,10 @@ class SearchPage(_SearchPageRequired, total=False):
     """One page of a search: products best first (or in the sort asked), the total, the next cursor, how the
     query was read and the facet counts asked for."""
 
+    #: true when more than 500 products matched: total is then the index's count of the products having the
+    #: words, and pages, facets and sorts cover the ranked ones only (at most 1 000: the first 500 whose name
+    #: has every word, and the first 500 of all, in catalog order); absent when total is exact.
+    totalIsEstimate: bool
     #: Pass as cursor, with the same query, filters and sort, for the next page; absent on the last page.
     nextCursor: str
     #: The query as read after typo corrections (a "did you mean"); absent when nothing was corrected.
@@ -211,7 +216,8 @@ class SearchPage(_SearchPageRequired, total=False):
     #: Words left out because all the words together found nothing (from the end, as Meilisearch does); absent
     #: when every word was used.
     droppedWords: List[str]
-    #: The counts asked for with facets, over every match; absent when none was asked.
+    #: The counts asked for with facets, over every match (the ranked ones when totalIsEstimate); absent when
+    #: none was asked.
     facets: FacetCounts
 
 class _StockLevelRequired(TypedDict):

@@ -40,6 +40,7 @@ enum PostgreSQLSchema {
         // when they are merged.
         Migration(version: 10) { connection, _ in try searchIndex(connection) },
         Migration(version: 11) { connection, _ in try connection.execute(searchSynonyms) },
+        Migration(version: 12) { connection, _ in try searchIndexOfNames(connection) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -287,4 +288,20 @@ enum PostgreSQLSchema {
     static let searchSynonyms = """
         CREATE TABLE search_synonyms (id INTEGER PRIMARY KEY CHECK (id = 1), synonyms TEXT NOT NULL);
         """
+
+    // MARK: - Version 12: name terms
+
+    /// Each product's `search_words` also holds its name's words and stem keys, marked
+    /// (`PostgreSQLSearchTerms`), so search can rank first the products whose name has every word
+    /// of a broad query: every product is indexed again (its words taken out of the counts and
+    /// put back), without the GIN index, which is built after.
+    private static func searchIndexOfNames(_ connection: PostgreSQLConnection) throws {
+        try connection.execute("DROP INDEX products_search_words")
+        var index = try PostgreSQLSearchIndex(connection: connection)
+        let all = "SELECT seq FROM products WHERE seq = product_seq"
+        try connection.execute(PostgreSQLSearchIndex.subtractingLiveWords(ofProductsIn: all))
+        try index.rebuild(try connection.query(all + " ORDER BY seq", []) { $0.int64(0) })
+        try index.applyDeltas()
+        try connection.execute("CREATE INDEX products_search_words ON products USING gin (search_words) WHERE NOT archived")
+    }
 }

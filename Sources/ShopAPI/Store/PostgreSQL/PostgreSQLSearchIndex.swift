@@ -49,7 +49,7 @@ struct PostgreSQLSearchIndex {
         """
         INSERT INTO search_word_deltas (word, delta)
         SELECT l.lexeme, -1 FROM products p, unnest(p.search_words) AS l (lexeme, positions, weights)
-        WHERE p.seq IN (\(selection)) AND p.seq = p.product_seq AND NOT p.archived AND left(l.lexeme, 1) <> '\(PostgreSQLSearchTerms.stemMarker)'
+        WHERE p.seq IN (\(selection)) AND p.seq = p.product_seq AND NOT p.archived AND \(PostgreSQLSearchTerms.isWord("l.lexeme"))
         """
     }
 

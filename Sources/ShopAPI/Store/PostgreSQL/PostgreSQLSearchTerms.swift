@@ -3,11 +3,12 @@
 /// (`SearchIndexReads.searchCandidates`). Pure; thread-safe.
 ///
 /// A product's lexemes are the `word` of every token `SearchAnalyzer` finds in its
-/// `SearchDocument`, and, for a token whose `stem` is not nil, `~` followed by the stem. A word
-/// holds only letters, digits and `.` (`SearchWordScanner`), never `~`, so the two kinds never
-/// meet: a prefix lookup (`'pro':*`) finds words only. A stem key (`stem ?? word`) is found
-/// exactly: `~key`, or the word `key` itself when the word has no stem of its own (stems depend
-/// on the word alone, `SearchLanguage.stem`).
+/// `SearchDocument`, and, for a token whose `stem` is not nil, `~` followed by the stem; then the
+/// same for the name's tokens, marked (`SearchIndexTerms.nameMark`: `^grinder`, `~^grinder`). A
+/// word holds only letters, digits and `.` (`SearchWordScanner`), never `~` or `^`, so the kinds
+/// never meet: a prefix lookup (`'pro':*`) finds words only, `'^pro':*` name words only. A stem
+/// key (`stem ?? word`) is found exactly: `~key`, or the word `key` itself when the word has no
+/// stem of its own (stems depend on the word alone, `SearchLanguage.stem`).
 ///
 /// A word longer than `maxLexemeBytes` (only a long chain of hyphenated pieces written together
 /// makes one) is indexed, counted and looked up cut to that many bytes, so that no lexeme passes
@@ -47,12 +48,24 @@ enum PostgreSQLSearchTerms {
     static func lexemes(of document: SearchDocument) -> Lexemes {
         var words = Set<String>()
         var stems = Set<String>()
+        var nameTerms = Set<String>()
+        let mark = SearchIndexTerms.nameMark
         for token in analyzer.tokens(of: document) {
             words.insert(indexed(token.word))
             if let stem = token.stem { stems.insert(indexed(stem)) }
+            if token.field == .name {
+                nameTerms.insert(indexed(mark + token.word))
+                if let stem = token.stem { nameTerms.insert(stemMarker + indexed(mark + stem)) }
+            }
         }
-        let all = Array(words) + stems.map { stemMarker + $0 }
+        let all = Array(words) + stems.map { stemMarker + $0 } + nameTerms
         return Lexemes(tsvector: PostgreSQLWords.tsvector(all), words: Array(words))
+    }
+
+    /// An SQL condition true for a lexeme `column` that is a vocabulary word: not a stem
+    /// (`stemMarker`) and not a name term (`SearchIndexTerms.nameMark`).
+    static func isWord(_ column: String) -> String {
+        "left(\(column), 1) NOT IN ('\(stemMarker)', '\(SearchIndexTerms.nameMark)')"
     }
 
     /// The `tsquery` of products that have, for every lookup, one of its words, its stem key, a
@@ -62,12 +75,12 @@ enum PostgreSQLSearchTerms {
         guard !lookups.isEmpty else { return nil }
         let term = { (word: String) in PostgreSQLWords.quoted(indexed(word)) }
         return lookups.map { lookup in
-            var alternatives = lookup.words.filter { !$0.isEmpty }.map(term)
+            var alternatives = (lookup.words + (lookup.prefixWords ?? [])).filter { !$0.isEmpty }.map(term)
             if !lookup.stemKey.isEmpty {
                 alternatives.append(PostgreSQLWords.quoted(stemMarker + indexed(lookup.stemKey)))
-                if analyzer.language.stem(lookup.stemKey) == nil { alternatives.append(term(lookup.stemKey)) }
+                if analyzer.language.stem(SearchIndexTerms.unmarked(lookup.stemKey)) == nil { alternatives.append(term(lookup.stemKey)) }
             }
-            if let prefix = lookup.prefix, !prefix.isEmpty { alternatives.append(term(prefix) + ":*") }
+            if let prefix = lookup.prefix, !prefix.isEmpty, lookup.prefixWords == nil { alternatives.append(term(prefix) + ":*") }
             if let split = lookup.split, !split.first.isEmpty, !split.second.isEmpty {
                 alternatives.append("(" + term(split.first) + " & " + term(split.second) + ")")
             }

@@ -249,7 +249,7 @@ struct PostgreSQLShopTransaction: ShopWriteTransaction {
         if let live {
             let gone = """
                 SELECT DISTINCT l.lexeme FROM products p, unnest(p.search_words) AS l (lexeme, positions, weights)
-                WHERE p.seq = $1 AND left(l.lexeme, 1) <> '\(PostgreSQLSearchTerms.stemMarker)'
+                WHERE p.seq = $1 AND \(PostgreSQLSearchTerms.isWord("l.lexeme"))
                 """
             try run(
                 """

@@ -24,6 +24,7 @@ enum SQLiteSchema {
         Migration(version: 7) { connection, _ in try connection.execute(handlesOfVariantsOnly) },
         Migration(version: 8) { connection, _ in try searchIndexOfEveryField(connection) },
         Migration(version: 9) { connection, _ in try connection.execute(searchSynonyms) },
+        Migration(version: 10) { connection, _ in try searchIndexOfNames(connection) },
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -255,4 +256,17 @@ enum SQLiteSchema {
     static let searchSynonyms = """
         CREATE TABLE search_synonyms (id INTEGER PRIMARY KEY CHECK (id = 1), synonyms TEXT NOT NULL);
         """
+
+    // MARK: - Version 10: name terms
+
+    /// Each live product is also indexed under its name's words and stem keys, marked
+    /// (`SearchIndexTerms.nameMark`), so search can rank first the products whose name has every
+    /// word of a broad query: `search_documents` is filled again from every live product, and
+    /// `product_words` is dropped, to be made again from it by `SQLiteSearchIndex.prepare` (its
+    /// tokenizer now keeps `^` in a term).
+    private static func searchIndexOfNames(_ connection: SQLiteConnection) throws {
+        // Without FTS5 the old table cannot be dropped; it then stays unused (`.scan`).
+        try? connection.execute("DROP TABLE IF EXISTS product_words")
+        try SQLiteSearchIndexWriter.rebuildDocuments(on: connection)
+    }
 }

@@ -3,19 +3,20 @@
 /// status change, archiving):
 ///
 /// - `search_documents (product_seq, words)`: the vocabulary words each live product is indexed
-///   under (`SearchIndexTerms.words`, sorted, joined by single spaces), so a change can take out
-///   exactly what was put in, in both search modes;
+///   under (`SearchIndexTerms.words`) and its marked name words (`SearchIndexTerms.nameWords`),
+///   sorted, joined by single spaces, so a change can take out exactly what was put in, in both
+///   search modes;
 /// - `search_vocabulary (word, products)`: every word of a live product with how many live
 ///   products have it, exact after every change (`SearchVocabulary`, typo lookup, BM25's figures);
 /// - `product_words` (`.fullText` only): an FTS5 table, contentless (`content = ''`),
 ///   `detail = none` (which products have a term, not where), of each product's terms: its words
-///   and their stem keys (`SearchIndexTerms.terms`), under `rowid = product_seq`; the `ascii`
-///   tokenizer with `.` as a token character splits the terms at spaces and nothing else, so a term
-///   like `1.5l` stays one. A prefix index of 2 and 3 characters answers a last word being typed
+///   and their stem keys, marked name terms included (`SearchIndexTerms.terms`), under
+///   `rowid = product_seq`; the `ascii` tokenizer with `.` and `^` as token characters splits the
+///   terms at spaces and nothing else, so a term like `1.5l` or `^grinder` stays one. A prefix index of 2 and 3 characters answers a last word being typed
 ///   (`"pro" *`) without a cap.
 enum SQLiteSearchIndex {
     static let createTable = """
-        CREATE VIRTUAL TABLE product_words USING fts5(terms, content = '', detail = none, tokenize = "ascii tokenchars '.'", prefix = '2 3')
+        CREATE VIRTUAL TABLE product_words USING fts5(terms, content = '', detail = none, tokenize = "ascii tokenchars '.^'", prefix = '2 3')
         """
 
     /// Makes sure `product_words` exists and is usable, creating and filling it from
@@ -56,12 +57,17 @@ enum SQLiteSearchIndex {
         words.sorted(by: SearchWordOrder.precedes).joined(separator: " ")
     }
 
-    /// The FTS5 document of a product indexed under `wordsText` (`wordsText(_:)`): the words, then
-    /// the stem keys that are not among them, sorted.
+    /// The FTS5 document of a product indexed under `wordsText` (`wordsText(_:)`): the words (and
+    /// marked name words), then the stem keys that are not among them (a marked word's marked),
+    /// sorted: `SearchIndexTerms.terms`.
     static func terms(ofWords wordsText: String, language: SearchLanguage = .english) -> String {
         let words = wordsText.split(separator: " ").map(String.init)
         let known = Set(words)
-        let stems = Set(words.compactMap { language.stem($0) }).subtracting(known)
+        let stems = Set(words.compactMap { word in
+            SearchIndexTerms.isNameTerm(word)
+                ? language.stem(String(word.dropFirst())).map { SearchIndexTerms.nameMark + $0 }
+                : language.stem(word)
+        }).subtracting(known)
         return (words + stems.sorted(by: SearchWordOrder.precedes)).joined(separator: " ")
     }
 
@@ -69,12 +75,14 @@ enum SQLiteSearchIndex {
 
     /// An FTS5 query for products that satisfy every lookup (`SearchIndexTerms.satisfies`): each
     /// term a quoted string (inner quotes doubled, though terms have none), so no text is ever
-    /// FTS5 syntax; a prefix is `"pro" *`, a split `("a" AND "b")`.
+    /// FTS5 syntax; a prefix is `"pro" *` (or the words of `prefixWords`), a split `("a" AND "b")`.
     static func fullTextQuery(lookups: [SearchQueryPlan.WordLookup]) -> String {
         func quoted(_ term: String) -> String { "\"" + term.replacing("\"", with: "\"\"") + "\"" }
         return lookups.map { lookup in
-            var options = Array(Set(lookup.words + [lookup.stemKey])).sorted(by: SearchWordOrder.precedes).map(quoted)
-            if let prefix = lookup.prefix { options.append(quoted(prefix) + " *") }
+            // A prefix spelt out as its words: FTS5 answers `"classic" *`, a prefix longer than its
+            // prefix index, by merging every such word's list before the first row.
+            var options = Array(Set(lookup.words + [lookup.stemKey] + (lookup.prefixWords ?? []))).sorted(by: SearchWordOrder.precedes).map(quoted)
+            if let prefix = lookup.prefix, lookup.prefixWords == nil { options.append(quoted(prefix) + " *") }
             if let split = lookup.split { options.append("(" + quoted(split.first) + " AND " + quoted(split.second) + ")") }
             return "(" + options.joined(separator: " OR ") + ")"
         }.joined(separator: " AND ")

@@ -20,7 +20,7 @@ final class SQLiteSearchIndexWriter {
     /// indexed already.
     func index(productSeq: Int64, document: SearchDocument) throws {
         let words = SearchIndexTerms.words(of: document)
-        let text = SQLiteSearchIndex.wordsText(words)
+        let text = SQLiteSearchIndex.wordsText(words.union(SearchIndexTerms.nameWords(of: document)))
         try connection.run("INSERT INTO search_documents (product_seq, words) VALUES (?1, ?2)", productSeq, text)
         if fullText {
             try connection.run("INSERT INTO product_words (rowid, terms) VALUES (?1, ?2)", productSeq, SQLiteSearchIndex.terms(ofWords: text))
@@ -37,7 +37,7 @@ final class SQLiteSearchIndexWriter {
             try connection.run("INSERT INTO product_words (product_words, rowid, terms) VALUES ('delete', ?1, ?2)",
                                productSeq, SQLiteSearchIndex.terms(ofWords: text))
         }
-        try count(Set(text.split(separator: " ").map(String.init)), by: -1)
+        try count(Set(text.split(separator: " ").lazy.filter { !SearchIndexTerms.isNameTerm($0) }.map(String.init)), by: -1)
     }
 
     /// Indexes the product at `productSeq` as its rows are now: out of the index, then back in

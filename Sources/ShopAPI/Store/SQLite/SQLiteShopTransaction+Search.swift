@@ -142,7 +142,6 @@ extension SQLiteShopTransaction {
     private func scanCandidates(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters,
                                 _ body: (Int64) throws -> Bool) throws {
         let filter = Self.filterClause(filters)
-        let language = SearchLanguage.english
         try checkInterruption()
         do {
             try connection.forEachRow(
@@ -151,8 +150,7 @@ extension SQLiteShopTransaction {
             WHERE p.archived = 0 AND p.seq = p.product_seq\(filter.sql) ORDER BY d.product_seq
             """, filter.arguments
             ) { row in
-                var terms = Set(row.text(1).split(separator: " ").map(String.init))
-                for word in terms { if let stem = language.stem(word) { terms.insert(stem) } }
+                let terms = Set(SQLiteSearchIndex.terms(ofWords: row.text(1)).split(separator: " ").map(String.init))
                 if lookups.allSatisfy({ SearchIndexTerms.satisfies($0, terms: terms) }), try !body(row.int64(0)) {
                     throw ScanStop()
                 }

@@ -255,6 +255,39 @@ final class PostgreSQLSearchIndexReadsTests: XCTestCase {
         XCTAssertEqual(try connection.query("SELECT count(*) FROM pg_indexes WHERE indexname = 'products_search_words'", []) { $0.int(0) }, [1])
     }
 
+    /// A database from the build before version 12 (no name terms): every product gets its marked
+    /// name lexemes, the vocabulary stays as it was, and a name lookup finds the products.
+    func test_open_databaseFromVersion11_addsNameTerms_keepingTheVocabulary() throws {
+        let other = try PostgreSQLTestDatabase()
+        defer { other.drop() }
+        let connection = try PostgreSQLConnection(uri: other.uri)
+        try connection.execute("BEGIN; CREATE TABLE shop_schema_version (version INTEGER NOT NULL)")
+        for migration in PostgreSQLSchema.migrations where migration.version <= 11 {
+            try migration.apply(connection, .demoCatalog)
+        }
+        try connection.run("INSERT INTO shop_schema_version (version) VALUES (11)", [])
+        // Version 11's lexemes: none marked.
+        try connection.execute("""
+            UPDATE products SET search_words = ts_delete(search_words, ARRAY(
+                SELECT l FROM unnest(tsvector_to_array(search_words)) AS l WHERE l LIKE '^%' OR l LIKE '~^%'));
+            COMMIT
+            """)
+        let markedCount = "SELECT count(*) FROM products, unnest(tsvector_to_array(search_words)) AS l WHERE l LIKE '^%'"
+        XCTAssertEqual(try connection.query(markedCount, []) { $0.int(0) }, [0])
+        let counts = "SELECT word, products FROM search_word_counts ORDER BY word"
+        let vocabularyBefore = try connection.query(counts, []) { "\($0.text(0)) \($0.int(1))" }
+
+        _ = try PostgreSQLShopStore.open(uri: other.uri, poolSize: 1)
+        XCTAssertEqual(try connection.query("SELECT max(version) FROM shop_schema_version", []) { $0.int(0) }, [PostgreSQLSchema.latestVersion])
+        let namedRoast = try connection.query("SELECT count(*) FROM products WHERE search_words @@ $1::tsquery", ["'^roast'"]) { $0.int(0) }
+        let names = try connection.query("SELECT name FROM products WHERE seq = product_seq", []) { $0.text(0) }
+        let roastInName = names.filter { name in SearchAnalyzer().tokens(in: name, field: .name).contains { $0.word == "roast" } }
+        XCTAssertEqual(namedRoast, [roastInName.count])
+        XCTAssertGreaterThan(namedRoast.first ?? 0, 0)
+        XCTAssertEqual(try connection.query(counts, []) { "\($0.text(0)) \($0.int(1))" }, vocabularyBefore, "name terms are not words")
+        XCTAssertEqual(try connection.query("SELECT count(*) FROM pg_indexes WHERE indexname = 'products_search_words'", []) { $0.int(0) }, [1])
+    }
+
     // MARK: - Helpers
 
     private func importCSV(_ rows: String, replace: Bool = false) throws {

@@ -265,6 +265,38 @@ final class DatabaseFileTests: XCTestCase {
         XCTAssertThrowsError(try service.product(sku: "cap", interruption: nil), "the product's other variant archived with it")
     }
 
+    /// A file from the build before version 10 (no name terms): its index is filled again, each
+    /// live product under its marked name words too, the vocabulary unchanged.
+    func test_open_fileFromVersion9_addsNameTerms_keepingTheVocabulary() throws {
+        do { _ = try ShopService.open(path: database.path) }
+        let connection = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
+        let documents = try connection.query("SELECT product_seq, words FROM search_documents", []) { ($0.int64(0), $0.text(1)) }
+        try connection.execute("BEGIN")
+        for (seq, words) in documents {
+            let unmarked = words.split(separator: " ").filter { !$0.hasPrefix("^") }.joined(separator: " ")
+            try connection.run("UPDATE search_documents SET words = ?1 WHERE product_seq = ?2", unmarked, seq)
+        }
+        try connection.execute("""
+            DROP TABLE product_words;
+            CREATE VIRTUAL TABLE product_words USING fts5(terms, content = '', detail = none, tokenize = "ascii tokenchars '.'", prefix = '2 3');
+            INSERT INTO product_words (rowid, terms) SELECT product_seq, words FROM search_documents;
+            PRAGMA user_version = 9;
+            COMMIT;
+            """)
+        let counts = "SELECT word, products FROM search_vocabulary ORDER BY word"
+        let vocabularyBefore = try connection.query(counts, []) { "\($0.text(0)) \($0.int(1))" }
+        XCTAssertEqual(try connection.query("SELECT count(*) FROM search_documents WHERE words LIKE '%^%'", []) { $0.int(0) }, [0])
+
+        _ = try ShopService.open(path: database.path)
+        XCTAssertEqual(try connection.query("PRAGMA user_version", []) { $0.int(0) }, [SQLiteSchema.latestVersion])
+        let names = try connection.query("SELECT name FROM products WHERE archived = 0 AND seq = product_seq", []) { $0.text(0) }
+        let roastInName = names.filter { name in SearchAnalyzer().tokens(in: name, field: .name).contains { $0.word == "roast" } }
+        XCTAssertGreaterThan(roastInName.count, 0)
+        XCTAssertEqual(try connection.query("SELECT count(*) FROM product_words WHERE product_words MATCH '\"^roast\"'", []) { $0.int(0) },
+                       [roastInName.count])
+        XCTAssertEqual(try connection.query(counts, []) { "\($0.text(0)) \($0.int(1))" }, vocabularyBefore, "name terms are not words")
+    }
+
     func test_open_unwritableLocation_failsWithStorageError() {
         XCTAssertThrowsError(try ShopService.open(path: "/proc/shop-rpc-test/shop.sqlite")) {
             guard case .storage? = $0 as? ShopError else { return XCTFail("\($0)") }
