@@ -16,11 +16,19 @@ protocol SearchIndexReads: SearchVocabulary {
     /// at most `limit` (the first ones). With no lookups: every live product that passes `filters`.
     /// A superset is allowed (the core checks each candidate), a product missing is not.
     func searchCandidates(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters, limit: Int) throws -> [Int64]
-    /// How many live products `searchCandidates` would return with no limit.
-    func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters) throws -> Int
+    /// How many live products `searchCandidates` would return with no limit, counted up to
+    /// `limit` (a larger count is `limit`).
+    func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters, atMost limit: Int) throws -> Int
     /// The entries of the live products at `seqs` (catalog positions `searchCandidates` returned),
     /// in `seqs` order; a position that is not a live product's is skipped.
     func searchEntries(seqs: [Int64]) throws -> [SearchEntry]
+}
+
+extension SearchIndexReads {
+    /// How many live products `searchCandidates` would return with no limit.
+    func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters) throws -> Int {
+        try searchCandidateCount(lookups: lookups, filters: filters, atMost: .max)
+    }
 }
 
 /// One live product as search reads it: its first variant (which a page's `CatalogItem` starts

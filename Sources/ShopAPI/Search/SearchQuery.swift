@@ -100,7 +100,7 @@ struct SearchQuery: Sendable {
     /// The indices of the required words.
     var requiredWords: [Int] { words.indices.filter(isRequired) }
 
-    /// The words made optional by `droppingLastWord()`, in query order.
+    /// The words made optional by `droppingLastWord()` and `droppingWord(_:)`, in query order.
     var droppedWords: [String] { dropped.sorted().map { words[$0].text } }
 
     /// This query with its last required word made optional, or nil when at most one word is
@@ -110,6 +110,16 @@ struct SearchQuery: Sendable {
         guard required.count > 1, let last = required.last else { return nil }
         var query = self
         query.dropped.insert(last)
+        return query
+    }
+
+    /// This query with required word `index` made optional, or nil when it is not required or is
+    /// the only required word.
+    func droppingWord(_ index: Int) -> SearchQuery? {
+        let required = requiredWords
+        guard required.count > 1, required.contains(index) else { return nil }
+        var query = self
+        query.dropped.insert(index)
         return query
     }
 

@@ -131,6 +131,15 @@ struct SearchQueryPlan: Sendable {
         return plan
     }
 
+    /// This plan with required word `index` made optional (`SearchQuery.droppingWord`), or nil
+    /// when it is the only required word.
+    func droppingWord(_ index: Int) -> SearchQueryPlan? {
+        guard let dropped = query.droppingWord(index) else { return nil }
+        var plan = self
+        plan.query = dropped
+        return plan
+    }
+
     /// What a store looks up in its indexes to find the products that may match one query word
     /// (the matcher then checks each candidate, `SearchDocumentMatcher`): a product can match the
     /// word only if it has one of `words` (the word itself, the owner's synonyms of it, its typo

@@ -78,6 +78,25 @@ final class ProductSearchTests: XCTestCase {
         XCTAssertEqual(try skus("grnder", in: services).first.map { ["GRN-BRUSH", "GRN-BURR", "GRN-HOPPER", "GRN-ELEC", "GRN-MAN", "GRN-MAN2", "BRZ-ENC-001"].contains($0) }, true)
     }
 
+    /// A word no product can match is left out wherever it is (not only from the end), so the
+    /// words after it still count; a query of only such words finds nothing.
+    func test_aWordNoProductCanMatch_isLeftOutFirst_wherever_itIs() throws {
+        let services = try services()
+        let first = try page(ProductSearchRequest(query: "which paring knife"), in: services)
+        XCTAssertEqual(first.items.first?.sku, "KNF-PAR")
+        XCTAssertEqual(first.droppedWords, ["which"])
+        let middle = try page(ProductSearchRequest(query: "manual zqx grinder"), in: services)
+        XCTAssertEqual(middle.items.prefix(2).map(\.sku), ["GRN-MAN", "GRN-MAN2"], "both words still required, so ranked first")
+        XCTAssertEqual(middle.droppedWords, ["zqx"])
+        let none = try page(ProductSearchRequest(query: "zqx wvu"), in: services)
+        XCTAssertEqual(none.items, [])
+        XCTAssertEqual(none.total, 0)
+        XCTAssertNil(none.droppedWords)
+        let plural = try page(ProductSearchRequest(query: "paring knives"), in: services)
+        XCTAssertEqual(plural.items.map(\.sku), ["KNF-PAR"], "a word found by its plural is not left out")
+        XCTAssertNil(plural.droppedWords)
+    }
+
     func test_plurals_findTheSingular() throws {
         let services = try services()
         XCTAssertEqual(Set(try skus("espresso machines", in: services)), ["ESP-DED", "ESP-GAG"])

@@ -283,8 +283,8 @@ final class InMemoryShopStore: ShopStore, @unchecked Sendable {
             try searchIndex().candidates(lookups: lookups, filters: filters, limit: limit)
         }
 
-        func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters) throws -> Int {
-            try searchIndex().count(lookups: lookups, filters: filters)
+        func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters, atMost limit: Int) throws -> Int {
+            min(try searchIndex().count(lookups: lookups, filters: filters), max(limit, 0))
         }
 
         func searchEntries(seqs: [Int64]) throws -> [SearchEntry] {

@@ -34,9 +34,10 @@ extension PostgreSQLShopTransaction: SearchIndexReads {
         return try query("\(sql) ORDER BY p.seq LIMIT $\(arguments.count + 1)", arguments + [limit], prepared: false) { $0.int64(0) }
     }
 
-    func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters) throws -> Int {
+    func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters, atMost limit: Int) throws -> Int {
+        guard limit > 0 else { return 0 }
         let (sql, arguments) = candidatesQuery(lookups: lookups, filters: filters)
-        return try query("SELECT count(*) FROM (\(sql)) c", arguments, prepared: false) { $0.int(0) }.first ?? 0
+        return try query("SELECT count(*) FROM (\(sql) LIMIT $\(arguments.count + 1)) c", arguments + [limit], prepared: false) { $0.int(0) }.first ?? 0
     }
 
     /// `SELECT p.seq FROM …` of the live products' first variants that match `lookups` (through

@@ -44,17 +44,18 @@ extension SQLiteShopTransaction {
         return try query(sql + (lookups.isEmpty ? " ORDER BY p.seq" : " ORDER BY w.rowid") + " LIMIT ?", arguments + [limit]) { $0.int64(0) }
     }
 
-    func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters) throws -> Int {
+    func searchCandidateCount(lookups: [SearchQueryPlan.WordLookup], filters: ProductSearchFilters, atMost limit: Int) throws -> Int {
+        guard limit > 0 else { return 0 }
         if searchMode == .scan && !lookups.isEmpty {
             var count = 0
             try scanCandidates(lookups: lookups, filters: filters) { _ in
                 count += 1
-                return true
+                return count < limit
             }
             return count
         }
-        let (sql, arguments) = candidateQuery(lookups: lookups, filters: filters, select: "count(*)")
-        return try query(sql, arguments) { $0.int(0) }.first ?? 0
+        let (sql, arguments) = candidateQuery(lookups: lookups, filters: filters, select: "1")
+        return try query("SELECT count(*) FROM (" + sql + " LIMIT ?)", arguments + [limit]) { $0.int(0) }.first ?? 0
     }
 
     /// The entries' first variants in one statement, then every live variant of them in another.
