@@ -199,7 +199,7 @@ extension ProductSearchPage: DeclaredResult, JSONWritable {
         .optionalString("readAs", { $0.readAs }, "The query as read after typo corrections (a \"did you mean\"); absent when nothing was corrected."),
         .optionalArray("corrections", { $0.corrections }, "Each word no product has and the word it was read as; absent when none."),
         .optionalStrings("droppedWords", { $0.droppedWords },
-                         "Words left out because all the words together found nothing (from the end, as Meilisearch does); absent when every word was used."),
+                         "Words left out because no product can match them, or because all the words together found fewer than 20 products (from the end, as Meilisearch does); absent when every word was used."),
         .optionalObject("facets", { $0.facets }, "The counts asked for with facets, over every match (the ranked ones when totalIsEstimate); absent when none was asked."),
     ]
     public func write(to json: inout JSONOutput) { json.write(self, as: Self.self) }

@@ -19,7 +19,8 @@ public struct ProductSearchPage: Codable, Sendable, Equatable {
     public let readAs: String?
     /// Each corrected word and what it was read as; absent when none was.
     public let corrections: [SearchWordCorrection]?
-    /// The query's words that were not required, because all of them together found nothing
+    /// The query's words that were not required: a word no product can match, and the last words
+    /// while all of them together found fewer than `ProductSearch.minimumMatches` products
     /// (Meilisearch's `matchingStrategy: last`); absent when every word was used.
     public let droppedWords: [String]?
     /// The counts asked for in `facets`, over every match (not only this page; over the ranked

@@ -1,8 +1,8 @@
 /// One `catalog.search` inside one read transaction, the same for every store: the query is
 /// resolved against the store's live vocabulary (`SearchQueryPlan`), the store gives the
 /// candidates of the plan's required words that pass the filters (`SearchIndexReads`), the core
-/// matches and ranks them (`SearchOutcome`, dropping words from the end when all of them find
-/// nothing, after the words no product can match), then they are sorted, counted by facet, paged at an offset, and their variants and
+/// matches and ranks them (`SearchOutcome`, dropping words from the end while all of them find
+/// fewer than `minimumMatches`, after the words no product can match), then they are sorted, counted by facet, paged at an offset, and their variants and
 /// highlights added.
 ///
 /// Rules:
@@ -27,6 +27,11 @@ enum ProductSearch {
     /// matching one costs about 50 µs, so a broad word costs at most about 50 ms whatever the
     /// catalog's size; every match of a query with up to this many is ranked.
     static let rankingWindow = 500
+    /// While fewer products than this have every required word, words are left out from the
+    /// end (`SearchOutcome`): a first page's worth (`ShopLimits.defaultSearchPageSize`), as
+    /// Meilisearch's `matchingStrategy: last` fills the page it was asked for. The products with
+    /// more of the words still come first (`SearchRankingKey.matchedWords`).
+    static let minimumMatches = ShopLimits.defaultSearchPageSize
     /// Most products `total` counts when it is an estimate: counting half a million costs
     /// about 20 ms at a million products, a hundred thousand about 5.
     static let maxCounted = 100_000
@@ -128,13 +133,13 @@ enum ProductSearch {
             if found.isEmpty, let relaxed = plan.droppingWord(index) { plan = relaxed }
         }
         var entries: [Int64: SearchEntry] = [:]
-        var lastPlan = plan
-        var bounded = false
-        let outcome = try SearchOutcome.search(plan, minimumMatches: 1) { plan in
-            lastPlan = plan
+        // Per plan tried (each leaves out more words): whether it had more candidates than it ranked.
+        var boundedByDropped: [[String]: Bool] = [:]
+        let outcome = try SearchOutcome.search(plan, minimumMatches: minimumMatches) { plan in
             let lookups = plan.query.requiredWords.map(plan.lookup(forWord:))
             var seqs = try transaction.searchCandidates(lookups: lookups, filters: filters, limit: rankingWindow + 1)
-            bounded = seqs.count > rankingWindow
+            let bounded = seqs.count > rankingWindow
+            boundedByDropped[plan.query.droppedWords] = bounded
             if bounded {
                 let named = try transaction.searchCandidates(lookups: lookups.map(SearchIndexTerms.nameLookup), filters: filters,
                                                              limit: rankingWindow)
@@ -148,11 +153,12 @@ enum ProductSearch {
             entries[Int64(ranked.facts.catalogPosition)].map { Match(entry: $0, key: ranked.key) }
         }
         var total = matches.count
+        let bounded = boundedByDropped[outcome.plan.query.droppedWords] ?? false
         if bounded {
-            let lookups = lastPlan.query.requiredWords.map(lastPlan.lookup(forWord:))
+            let lookups = outcome.plan.query.requiredWords.map(outcome.plan.lookup(forWord:))
             total = max(total, try transaction.searchCandidateCount(lookups: lookups, filters: filters, atMost: maxCounted))
         }
-        return Found(matches: matches, total: total, totalIsEstimate: bounded, plan: lastPlan, outcome: outcome)
+        return Found(matches: matches, total: total, totalIsEstimate: bounded, plan: outcome.plan, outcome: outcome)
     }
 
     // MARK: - Ordering

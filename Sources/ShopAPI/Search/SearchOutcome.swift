@@ -18,6 +18,8 @@
 /// At import, the store indexes `SearchAnalyzer().tokens(of: document)`: each token's `word` (the
 /// vocabulary) and its `stem ?? word` (the stem keys).
 struct SearchOutcome: Sendable {
+    /// The plan the outcome was ranked for (the query with `droppedWords` optional).
+    var plan: SearchQueryPlan
     var ranked: [(facts: SearchMatchFacts, key: SearchRankingKey)]
     var droppedWords: [String]
     var corrections: [SearchCorrection]
@@ -32,20 +34,19 @@ struct SearchOutcome: Sendable {
     /// caller that pages must pass the same value for every page of a query.
     /// - Parameter candidates: the facts of the products a store finds for a plan (a superset of
     ///   those that match is fine: `SearchRanking.key` filters).
+    /// A word whose dropping added no product is not reported as dropped: the outcome is that of
+    /// the last plan that found more than the one before it (`candidates` is asked for every plan
+    /// tried; the caller's last call is not necessarily the outcome's plan).
     static func search(_ plan: SearchQueryPlan, statistics: SearchCorpusStatistics? = nil, minimumMatches: Int = 1,
                        candidates: (SearchQueryPlan) throws -> [SearchMatchFacts]) rethrows -> SearchOutcome {
         var plan = plan
-        while true {
-            let ranked = SearchRanking.rank(try candidates(plan), plan: plan, statistics: statistics)
-            if ranked.count >= max(minimumMatches, 1) {
-                return SearchOutcome(ranked: ranked, droppedWords: plan.query.droppedWords,
-                                     corrections: plan.corrections, readAs: plan.readAs)
-            }
-            guard let relaxed = plan.droppingLastWord() else {
-                return SearchOutcome(ranked: ranked, droppedWords: ranked.isEmpty ? [] : plan.query.droppedWords,
-                                     corrections: plan.corrections, readAs: plan.readAs)
-            }
+        var best = (plan: plan, ranked: SearchRanking.rank(try candidates(plan), plan: plan, statistics: statistics))
+        while best.ranked.count < max(minimumMatches, 1), let relaxed = plan.droppingLastWord() {
             plan = relaxed
+            let ranked = SearchRanking.rank(try candidates(plan), plan: plan, statistics: statistics)
+            if ranked.count > best.ranked.count { best = (plan, ranked) }
         }
+        return SearchOutcome(plan: best.plan, ranked: best.ranked, droppedWords: best.ranked.isEmpty ? [] : best.plan.query.droppedWords,
+                             corrections: best.plan.corrections, readAs: best.plan.readAs)
     }
 }

@@ -21,11 +21,17 @@ final class CatalogSearchTests: StoreContractTestCase {
         }
     }
 
-    func test_searchCatalog_everyWordMustMatch_acrossNameAndCategory() throws {
+    /// The products with every word (across name and category) come first; fewer than a page
+    /// of them, so the last word is then left out and the products with the first follow.
+    func test_searchCatalog_everyWordFirst_acrossNameAndCategory_thenTheFirstWords() throws {
         try forEachStore {
-            let items = try service.searchItems("premium kitchen", limit: 200)
-            XCTAssertFalse(items.isEmpty)
-            XCTAssertTrue(items.allSatisfy { $0.category == "kitchen" && $0.name.hasPrefix("Premium") })
+            let page = try service.searchProducts(ProductSearchRequest(query: "premium kitchen", limit: 200), interruption: nil)
+            let both = page.items.prefix { $0.category == "kitchen" && $0.name.hasPrefix("Premium") }
+            XCTAssertFalse(both.isEmpty)
+            XCTAssertLessThan(both.count, ProductSearch.minimumMatches)
+            XCTAssertEqual(page.droppedWords, ["kitchen"])
+            XCTAssertGreaterThan(page.items.count, both.count)
+            XCTAssertTrue(page.items.dropFirst(both.count).allSatisfy { $0.name.hasPrefix("Premium") && $0.category != "kitchen" })
         }
     }
 

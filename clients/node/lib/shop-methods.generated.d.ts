@@ -178,7 +178,7 @@ export interface SearchPage {
   readAs?: string;
   /** Each word no product has and the word it was read as; absent when none. */
   corrections?: SearchWordCorrection[];
-  /** Words left out because all the words together found nothing (from the end, as Meilisearch does); absent when every word was used. */
+  /** Words left out because no product can match them, or because all the words together found fewer than 20 products (from the end, as Meilisearch does); absent when every word was used. */
   droppedWords?: string[];
   /** The counts asked for with facets, over every match (the ranked ones when totalIsEstimate); absent when none was asked. */
   facets?: FacetCounts;
