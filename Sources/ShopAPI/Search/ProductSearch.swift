@@ -135,6 +135,11 @@ enum ProductSearch {
         var entries: [Int64: SearchEntry] = [:]
         // Per plan tried (each leaves out more words): whether it had more candidates than it ranked.
         var boundedByDropped: [[String]: Bool] = [:]
+        // The candidates of the plan tried before (it found fewer than `minimumMatches`, each of
+        // them a candidate of the next plan too): ranked again with the next plan's, so that a
+        // product with every word (an exact SKU) stays on top when leaving a word out matches
+        // more products than are ranked.
+        var stricterSeqs: [Int64] = []
         let outcome = try SearchOutcome.search(plan, minimumMatches: minimumMatches) { plan in
             let lookups = plan.query.requiredWords.map(plan.lookup(forWord:))
             var seqs = try transaction.searchCandidates(lookups: lookups, filters: filters, limit: rankingWindow + 1)
@@ -143,8 +148,9 @@ enum ProductSearch {
             if bounded {
                 let named = try transaction.searchCandidates(lookups: lookups.map(SearchIndexTerms.nameLookup), filters: filters,
                                                              limit: rankingWindow)
-                seqs = Array(Set(named).union(seqs.prefix(rankingWindow))).sorted()
+                seqs = Array(Set(named).union(seqs.prefix(rankingWindow)).union(stricterSeqs)).sorted()
             }
+            stricterSeqs = seqs
             let found = try transaction.searchEntries(seqs: seqs)
             for entry in found { entries[entry.seq] = entry }
             return found.map { SearchDocumentMatcher.facts(of: $0.document, catalogPosition: Int($0.seq), plan: plan) }

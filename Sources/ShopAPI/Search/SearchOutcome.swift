@@ -34,14 +34,17 @@ struct SearchOutcome: Sendable {
     /// caller that pages must pass the same value for every page of a query.
     /// - Parameter candidates: the facts of the products a store finds for a plan (a superset of
     ///   those that match is fine: `SearchRanking.key` filters).
-    /// A word whose dropping added no product is not reported as dropped: the outcome is that of
+    /// No word is dropped when the best candidate's SKU or handle is the query. A word whose
+    /// dropping added no product is not reported as dropped: the outcome is that of
     /// the last plan that found more than the one before it (`candidates` is asked for every plan
     /// tried; the caller's last call is not necessarily the outcome's plan).
     static func search(_ plan: SearchQueryPlan, statistics: SearchCorpusStatistics? = nil, minimumMatches: Int = 1,
                        candidates: (SearchQueryPlan) throws -> [SearchMatchFacts]) rethrows -> SearchOutcome {
         var plan = plan
         var best = (plan: plan, ranked: SearchRanking.rank(try candidates(plan), plan: plan, statistics: statistics))
-        while best.ranked.count < max(minimumMatches, 1), let relaxed = plan.droppingLastWord() {
+        // A query that is a product's SKU or handle asked for that product: no word is left out.
+        while best.ranked.count < max(minimumMatches, 1), best.ranked.first?.key.isIdentifierMatch != true,
+              let relaxed = plan.droppingLastWord() {
             plan = relaxed
             let ranked = SearchRanking.rank(try candidates(plan), plan: plan, statistics: statistics)
             if ranked.count > best.ranked.count { best = (plan, ranked) }

@@ -88,6 +88,25 @@ final class SearchRankingWindowTests: XCTestCase {
         XCTAssertEqual(seen[3].count, 2 * Self.window, "a sorted browse: the first products in catalog order")
     }
 
+    /// Every word finds one product, late in catalog order, fewer than a page, so the last word
+    /// is left out, which matches more products than are ranked: the one with every word stays
+    /// first. A query that is a SKU leaves no word out.
+    func test_theProductWithEveryWord_staysFirst_whenLeavingAWordOutMatchesMoreThanAreRanked() throws {
+        let (services, postgres) = try services()
+        defer { postgres?.drop() }
+        let number = 2 * Self.window + 90
+        let late = String(format: "DESC-%05ld", number)
+        for (name, service) in services {
+            let page = try service.searchProducts(ProductSearchRequest(query: "widget \(number)", limit: 5), interruption: nil)
+            XCTAssertEqual(page.items.first?.sku, late, name)
+            XCTAssertEqual(page.totalIsEstimate, true, name)
+            XCTAssertEqual(page.droppedWords, ["\(number)"], name)
+            let sku = try service.searchProducts(ProductSearchRequest(query: late, limit: 5), interruption: nil)
+            XCTAssertEqual(sku.items.map(\.sku), [late], name)
+            XCTAssertNil(sku.droppedWords, name)
+        }
+    }
+
     func test_aQueryOfFewProducts_isExact() throws {
         let (services, postgres) = try services()
         defer { postgres?.drop() }
