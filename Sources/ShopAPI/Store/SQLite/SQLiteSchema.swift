@@ -32,9 +32,6 @@ enum SQLiteSchema {
     /// Brings the database up to `latestVersion` in one `BEGIN IMMEDIATE` transaction (so two
     /// processes opening a new file at once migrate and seed it exactly once), then makes sure the
     /// search index exists. Returns how to search. `creation` says what a new database starts with.
-    /// After a migration of an existing file, the WAL is checkpointed and cut back, as after an
-    /// import: a migration that indexes every product again leaves a WAL as large as the change,
-    /// which every read would otherwise search.
     ///
     /// Fails if the file was written by a newer build (a higher `user_version`).
     static func migrate(_ connection: SQLiteConnection, creation: StoreCreation, allowFullTextSearch: Bool) throws -> SQLiteSearchMode {
@@ -52,10 +49,6 @@ enum SQLiteSchema {
             }
             let searchMode = try SQLiteSearchIndex.prepare(connection, allowFullText: allowFullTextSearch)
             try connection.run("COMMIT")
-            if current > 0, current < latestVersion {
-                // Best effort: a reader of another process may hold the WAL; it is then cut later.
-                try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            }
             return searchMode
         } catch {
             connection.rollbackIfInTransaction()
