@@ -57,6 +57,25 @@ enum SQLiteSearchIndex {
         words.sorted(by: SearchWordOrder.precedes).joined(separator: " ")
     }
 
+    /// What indexing `document` writes, from one analysis: its vocabulary words, the text of
+    /// `search_documents` (`wordsText(_:)` of the words and the marked name words) and the FTS5
+    /// terms, the same as `terms(ofWords: wordsText)` (which taking it out of the index uses).
+    static func entry(of document: SearchDocument) -> (words: Set<String>, wordsText: String, terms: String) {
+        var words = Set<String>(), stored = Set<String>(), stems = Set<String>()
+        for token in SearchAnalyzer().tokens(of: document) {
+            words.insert(token.word)
+            stored.insert(token.word)
+            if let stem = token.stem { stems.insert(stem) }
+            if token.field == .name {
+                stored.insert(SearchIndexTerms.nameMark + token.word)
+                if let stem = token.stem { stems.insert(SearchIndexTerms.nameMark + stem) }
+            }
+        }
+        let sorted = stored.sorted(by: SearchWordOrder.precedes)
+        let terms = sorted + stems.subtracting(stored).sorted(by: SearchWordOrder.precedes)
+        return (words, sorted.joined(separator: " "), terms.joined(separator: " "))
+    }
+
     /// The FTS5 document of a product indexed under `wordsText` (`wordsText(_:)`): the words (and
     /// marked name words), then the stem keys that are not among them (a marked word's marked),
     /// sorted: `SearchIndexTerms.terms`.

@@ -19,13 +19,12 @@ final class SQLiteSearchIndexWriter {
     /// Indexes the live product at `productSeq` under `document`'s words. The product must not be
     /// indexed already.
     func index(productSeq: Int64, document: SearchDocument) throws {
-        let words = SearchIndexTerms.words(of: document)
-        let text = SQLiteSearchIndex.wordsText(words.union(SearchIndexTerms.nameWords(of: document)))
-        try connection.run("INSERT INTO search_documents (product_seq, words) VALUES (?1, ?2)", productSeq, text)
+        let entry = SQLiteSearchIndex.entry(of: document)
+        try connection.run("INSERT INTO search_documents (product_seq, words) VALUES (?1, ?2)", productSeq, entry.wordsText)
         if fullText {
-            try connection.run("INSERT INTO product_words (rowid, terms) VALUES (?1, ?2)", productSeq, SQLiteSearchIndex.terms(ofWords: text))
+            try connection.run("INSERT INTO product_words (rowid, terms) VALUES (?1, ?2)", productSeq, entry.terms)
         }
-        try count(words, by: 1)
+        try count(entry.words, by: 1)
     }
 
     /// Takes the product at `productSeq` out of the index (nothing when it is not in it).
