@@ -22,28 +22,9 @@ final class SearchRankingWindowTests: XCTestCase {
         return described + named
     }
 
-    /// SQLite, PostgreSQL (when `SHOP_RPC_TEST_POSTGRES_URI` is set) and, unless `indexedOnly`,
-    /// SQLite without FTS5 and the in-memory store (which read every product per search).
     private func services(indexedOnly: Bool = false) throws -> (services: [(String, ShopService)], postgres: PostgreSQLTestDatabase?) {
-        var services = [("SQLite", try ShopService.open(path: ":memory:", creation: .empty))]
-        if !indexedOnly {
-            services += [
-                ("SQLite scan", ShopService(store: try SQLiteShopStore.open(path: ":memory:", creation: .empty, allowFullTextSearch: false))),
-                ("in-memory", ShopService(store: InMemoryShopStore(products: []))),
-            ]
-        }
-        var postgres: PostgreSQLTestDatabase?
-        if PostgreSQLTestDatabase.clusterURI != nil {
-            let database = try PostgreSQLTestDatabase()
-            postgres = database
-            services.append(("PostgreSQL", try ShopService.open(path: database.uri, creation: .empty)))
-        }
-        for (name, service) in services {
-            let (outcome, errors) = try service.importRows(rows())
-            XCTAssertEqual(errors, [], name)
-            XCTAssertTrue(outcome.committed, name)
-        }
-        return (services, postgres)
+        let stores = try SearchTestStores(rows(), indexedOnly: indexedOnly)
+        return (stores.services, stores.postgres)
     }
 
     func test_aBroadWord_ranksTheNamesThatHaveIt_first_evenLastInCatalogOrder_onEveryStore() throws {

@@ -135,23 +135,9 @@ final class SearchStoreEqualityTests: XCTestCase {
     func test_everyStore_givesTheSamePages_forRankingTyposFiltersFacetsAndPaging() throws {
         var random = SplitMix64(seed: 42)
         let rows = richCatalog(&random)
-        var services = [
-            ("SQLite", try ShopService.open(path: ":memory:", creation: .empty)),
-            ("SQLite scan", ShopService(store: try SQLiteShopStore.open(path: ":memory:", creation: .empty, allowFullTextSearch: false))),
-            ("in-memory", ShopService(store: InMemoryShopStore(products: []))),
-        ]
-        var postgres: PostgreSQLTestDatabase?
-        if PostgreSQLTestDatabase.clusterURI != nil {
-            let database = try PostgreSQLTestDatabase()
-            postgres = database
-            services.append(("PostgreSQL", try ShopService.open(path: database.uri, creation: .empty)))
-        }
-        defer { postgres?.drop() }
-        for (name, service) in services {
-            let (outcome, errors) = try service.importRows(rows)
-            XCTAssertEqual(errors, [], name)
-            XCTAssertTrue(outcome.committed, name)
-        }
+        let stores = try SearchTestStores(rows)
+        defer { stores.postgres?.drop() }
+        let services = stores.services
         var nonEmpty = 0, multiPage = 0
         for var request in richRequests(rows, &random) {
             // Every page of the request (at most 5), on every store.
