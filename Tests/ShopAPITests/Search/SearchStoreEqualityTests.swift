@@ -13,12 +13,13 @@ final class SearchStoreEqualityTests: XCTestCase {
     private static let nouns = ["Kettle", "Lamp", "Grinder", "Mug", "Press", "Café Set", "Tray", "Box", "Pan", "Pot"]
     private static let categories = ["kitchen", "coffee", "lighting", "décor", "tools", "toys"]
 
-    /// 4 000 products: "<adjective> <made-up word> <noun>", catalog order shuffled against SKU order.
+    /// 2 000 products (more than a search ranks, `ProductSearch.rankingWindow`): "<adjective>
+    /// <made-up word> <noun>", catalog order shuffled against SKU order.
     private func catalog(_ random: inout SplitMix64) -> [CatalogRow] {
-        (0..<4000).map { index in
+        (0..<2000).map { index in
             let madeUp = (0..<(2 + random.next(below: 3))).map { _ in random.pick(Self.syllables) }.joined().capitalized
             let name = "\(random.pick(Self.adjectives)) \(madeUp) \(random.pick(Self.nouns))"
-            let number = (index * 7919) % 4000
+            let number = (index * 7919) % 2000
             return CatalogRow(line: index + 2, sku: String(format: "EQ-%05ld", number), name: name,
                               category: random.pick(Self.categories), priceCents: 100 + index)
         }
