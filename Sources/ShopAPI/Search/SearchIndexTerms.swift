@@ -13,29 +13,44 @@ enum SearchIndexTerms {
     /// What a name term starts with.
     static let nameMark = "^"
 
+    /// The terms of one product by kind, from one analysis: each store writes them in its own
+    /// form (SQLite's `search_documents` and FTS5 terms, PostgreSQL's lexemes), and all of them
+    /// together are `terms(of:)`. Value type.
+    struct Indexed {
+        /// Each token's `word`, once each: the vocabulary words.
+        var words = Set<String>()
+        /// Each token's `stem`, where it has one (its stem key is then not its word).
+        var stems = Set<String>()
+        /// The words of the name's tokens, marked (`nameMark`).
+        var nameWords = Set<String>()
+        /// The stems of the name's tokens, marked.
+        var nameStems = Set<String>()
+    }
+
+    /// The terms `document` is indexed under, by kind.
+    static func indexed(_ document: SearchDocument, analyzer: SearchAnalyzer = SearchAnalyzer()) -> Indexed {
+        var indexed = Indexed()
+        for token in analyzer.tokens(of: document) {
+            indexed.words.insert(token.word)
+            if let stem = token.stem { indexed.stems.insert(stem) }
+            if token.field == .name {
+                indexed.nameWords.insert(nameMark + token.word)
+                if let stem = token.stem { indexed.nameStems.insert(nameMark + stem) }
+            }
+        }
+        return indexed
+    }
+
     /// The vocabulary words of `document` (each token's `word`, `SearchAnalyzer`), once each.
     static func words(of document: SearchDocument, analyzer: SearchAnalyzer = SearchAnalyzer()) -> Set<String> {
         Set(analyzer.tokens(of: document).map(\.word))
     }
 
-    /// The words of `document`'s name, marked (`nameMark`).
-    static func nameWords(of document: SearchDocument, analyzer: SearchAnalyzer = SearchAnalyzer()) -> Set<String> {
-        Set(analyzer.tokens(in: document.name, field: .name).map { nameMark + $0.word })
-    }
-
     /// The terms `document` is indexed under: its words and each token's stem key (`stem ?? word`),
     /// and the same of its name's tokens, marked.
     static func terms(of document: SearchDocument, analyzer: SearchAnalyzer = SearchAnalyzer()) -> Set<String> {
-        var terms = Set<String>()
-        for token in analyzer.tokens(of: document) {
-            terms.insert(token.word)
-            if let stem = token.stem { terms.insert(stem) }
-            if token.field == .name {
-                terms.insert(nameMark + token.word)
-                if let stem = token.stem { terms.insert(nameMark + stem) }
-            }
-        }
-        return terms
+        let indexed = indexed(document, analyzer: analyzer)
+        return indexed.words.union(indexed.stems).union(indexed.nameWords).union(indexed.nameStems)
     }
 
     /// Whether `term` is a name term (`nameMark`).

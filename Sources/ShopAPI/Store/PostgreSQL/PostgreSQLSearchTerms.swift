@@ -46,19 +46,10 @@ enum PostgreSQLSearchTerms {
 
     /// The lexemes of `document`.
     static func lexemes(of document: SearchDocument) -> Lexemes {
-        var words = Set<String>()
-        var stems = Set<String>()
-        var nameTerms = Set<String>()
-        let mark = SearchIndexTerms.nameMark
-        for token in analyzer.tokens(of: document) {
-            words.insert(indexed(token.word))
-            if let stem = token.stem { stems.insert(indexed(stem)) }
-            if token.field == .name {
-                nameTerms.insert(indexed(mark + token.word))
-                if let stem = token.stem { nameTerms.insert(stemMarker + indexed(mark + stem)) }
-            }
-        }
-        let all = Array(words) + stems.map { stemMarker + $0 } + nameTerms
+        let terms = SearchIndexTerms.indexed(document, analyzer: analyzer)
+        let words = Set(terms.words.map(indexed))
+        let stems = Set(terms.stems.map(indexed)).union(terms.nameStems.map(indexed)).map { stemMarker + $0 }
+        let all = Array(words) + stems + Set(terms.nameWords.map(indexed))
         return Lexemes(tsvector: PostgreSQLWords.tsvector(all), words: Array(words))
     }
 

@@ -3,8 +3,8 @@
 /// status change, archiving):
 ///
 /// - `search_documents (product_seq, words)`: the vocabulary words each live product is indexed
-///   under (`SearchIndexTerms.words`) and its marked name words (`SearchIndexTerms.nameWords`),
-///   sorted, joined by single spaces, so a change can take out exactly what was put in, in both
+///   under and its marked name words (`SearchIndexTerms.Indexed`), sorted, joined by single
+///   spaces, so a change can take out exactly what was put in, in both
 ///   search modes;
 /// - `search_vocabulary (word, products)`: every word of a live product with how many live
 ///   products have it, exact after every change (`SearchVocabulary`, typo lookup, BM25's figures);
@@ -12,8 +12,8 @@
 ///   `detail = none` (which products have a term, not where), of each product's terms: its words
 ///   and their stem keys, marked name terms included (`SearchIndexTerms.terms`), under
 ///   `rowid = product_seq`; the `ascii` tokenizer with `.` and `^` as token characters splits the
-///   terms at spaces and nothing else, so a term like `1.5l` or `^grinder` stays one. A prefix index of 2 and 3 characters answers a last word being typed
-///   (`"pro" *`) without a cap.
+///   terms at spaces and nothing else, so a term like `1.5l` or `^grinder` stays one. A prefix
+///   index of 2 and 3 characters answers a last word being typed (`"pro" *`) without a cap.
 enum SQLiteSearchIndex {
     static let createTable = """
         CREATE VIRTUAL TABLE product_words USING fts5(terms, content = '', detail = none, tokenize = "ascii tokenchars '.^'", prefix = '2 3')
@@ -52,28 +52,17 @@ enum SQLiteSearchIndex {
 
     // MARK: - Documents
 
-    /// The stored form of `words`: sorted in code point order, joined by single spaces.
-    static func wordsText(_ words: Set<String>) -> String {
-        words.sorted(by: SearchWordOrder.precedes).joined(separator: " ")
-    }
-
-    /// What indexing `document` writes, from one analysis: its vocabulary words, the text of
-    /// `search_documents` (`wordsText(_:)` of the words and the marked name words) and the FTS5
-    /// terms, the same as `terms(ofWords: wordsText)` (which taking it out of the index uses).
+    /// What indexing `document` writes, from one analysis (`SearchIndexTerms.indexed`): its
+    /// vocabulary words, the text of `search_documents` (the words and the marked name words,
+    /// sorted in code point order, joined by single spaces) and the FTS5 terms, the same as
+    /// `terms(ofWords: wordsText)` (which taking it out of the index uses).
     static func entry(of document: SearchDocument) -> (words: Set<String>, wordsText: String, terms: String) {
-        var words = Set<String>(), stored = Set<String>(), stems = Set<String>()
-        for token in SearchAnalyzer().tokens(of: document) {
-            words.insert(token.word)
-            stored.insert(token.word)
-            if let stem = token.stem { stems.insert(stem) }
-            if token.field == .name {
-                stored.insert(SearchIndexTerms.nameMark + token.word)
-                if let stem = token.stem { stems.insert(SearchIndexTerms.nameMark + stem) }
-            }
-        }
+        let indexed = SearchIndexTerms.indexed(document)
+        let stored = indexed.words.union(indexed.nameWords)
         let sorted = stored.sorted(by: SearchWordOrder.precedes)
-        let terms = sorted + stems.subtracting(stored).sorted(by: SearchWordOrder.precedes)
-        return (words, sorted.joined(separator: " "), terms.joined(separator: " "))
+        let stems = indexed.stems.union(indexed.nameStems).subtracting(stored)
+        let terms = sorted + stems.sorted(by: SearchWordOrder.precedes)
+        return (indexed.words, sorted.joined(separator: " "), terms.joined(separator: " "))
     }
 
     /// The FTS5 document of a product indexed under `wordsText` (`wordsText(_:)`): the words (and

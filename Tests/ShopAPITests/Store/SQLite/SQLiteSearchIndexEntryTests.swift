@@ -17,7 +17,7 @@ final class SQLiteSearchIndexEntryTests: XCTestCase {
             XCTAssertEqual(entry.terms, SQLiteSearchIndex.terms(ofWords: entry.wordsText), document.name)
             XCTAssertEqual(entry.words, SearchIndexTerms.words(of: document), document.name)
             XCTAssertEqual(Set(entry.wordsText.split(separator: " ").map(String.init)),
-                           entry.words.union(SearchIndexTerms.nameWords(of: document)), document.name)
+                           entry.words.union(SearchIndexTerms.indexed(document).nameWords), document.name)
             XCTAssertEqual(Set(entry.terms.split(separator: " ").map(String.init)), SearchIndexTerms.terms(of: document), document.name)
         }
     }
