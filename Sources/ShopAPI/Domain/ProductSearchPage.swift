@@ -9,8 +9,9 @@ public struct ProductSearchPage: Codable, Sendable, Equatable {
     public let total: Int
     /// `true` when more products matched than a search ranks (`ProductSearch.rankingWindow`):
     /// `total` is then the store's count of the products having the query's words (every match,
-    /// and possibly a few that the ranking would not take) up to `ProductSearch.maxCounted`, and the pages, the facets and the
-    /// sorts cover the ranked products only. Absent (nil) when `total` is exact.
+    /// and possibly a few that the ranking would not take) up to `ProductSearch.maxCounted`, and
+    /// the pages, the facets and the sorts cover the ranked products only. Absent (nil) when
+    /// `total` is exact.
     public let totalIsEstimate: Bool?
     /// Opaque; pass it back with the same query, filters and sort for the next page. Absent on
     /// the last page.

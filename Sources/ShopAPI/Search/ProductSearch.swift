@@ -2,8 +2,8 @@
 /// resolved against the store's live vocabulary (`SearchQueryPlan`), the store gives the
 /// candidates of the plan's required words that pass the filters (`SearchIndexReads`), the core
 /// matches and ranks them (`SearchOutcome`, dropping words from the end while all of them find
-/// fewer than `minimumMatches`, after the words no product can match), then they are sorted, counted by facet, paged at an offset, and their variants and
-/// highlights added.
+/// fewer than `minimumMatches`, after the words no product can match), then they are sorted,
+/// counted by facet, paged at an offset, and their variants and highlights added.
 ///
 /// Rules:
 /// - an empty query (only white space) browses: every live product passing the filters, in the
@@ -15,8 +15,8 @@
 ///   `SearchIndexTerms`), and the first `rankingWindow` of all: at most twice `rankingWindow`,
 ///   whatever the catalog's size (Meilisearch likewise ranks and pages through at most 1 000 hits,
 ///   `maxTotalHits`). Then `totalIsEstimate` is set, `total` is the store's count of them up to
-///   `maxCounted` (`searchCandidateCount`, which may count a candidate the matcher would reject, such as a
-///   product having the stem key as a different word), and paging, facets and sorting cover the
+///   `maxCounted` (`searchCandidateCount`, which may count a candidate the matcher would reject,
+///   such as a product having the stem key as a different word), and paging, facets and sorting cover the
 ///   ranked ones only. Otherwise `total`, facets and pages cover exactly the matches. A browse
 ///   ranks the first `2 × rankingWindow` products in catalog order, under the same rule;
 /// - facets count every ranked match (most first, then by value in code point order).

@@ -94,7 +94,8 @@ struct SearchQueryPlan: Sendable {
             documentFrequencies[index] = frequency
             guard frequency == 0 else { continue }
             if try synonymWords[index].contains(where: { try vocabulary.contains($0) }) { continue }
-            if word.isPrefix, try prefixWords.map({ !$0.isEmpty }) ?? Self.hasWord(beginningWith: word.text, in: vocabulary) { continue }
+            // The last word's `prefixWords` is nil only when more than `maxPrefixWords` begin with it.
+            if word.isPrefix, prefixWords.map({ !$0.isEmpty }) ?? true { continue }
             if word.typoBudget > 0 {
                 let found = try SearchTypoCandidates.find(for: word.text, maxTypos: word.typoBudget, in: vocabulary)
                 typoLookupVisits += found.visited
@@ -229,15 +230,6 @@ struct SearchQueryPlan: Sendable {
             return true
         }
         return tooMany ? nil : words
-    }
-
-    private static func hasWord(beginningWith prefix: String, in vocabulary: some SearchVocabulary) throws -> Bool {
-        var found = false
-        try vocabulary.enumerateWords(from: prefix, to: SearchWordOrder.upperBound(ofPrefix: prefix)) { _ in
-            found = true
-            return false
-        }
-        return found
     }
 
     private static func split(_ word: String, in vocabulary: some SearchVocabulary) throws -> Split? {
