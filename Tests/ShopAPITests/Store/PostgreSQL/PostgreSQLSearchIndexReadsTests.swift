@@ -234,12 +234,7 @@ final class PostgreSQLSearchIndexReadsTests: XCTestCase {
     func test_open_databaseFromVersion8_indexesItsLiveProducts() throws {
         let other = try PostgreSQLTestDatabase()
         defer { other.drop() }
-        let connection = try PostgreSQLConnection(uri: other.uri)
-        try connection.execute("BEGIN; CREATE TABLE shop_schema_version (version INTEGER NOT NULL)")
-        for migration in PostgreSQLSchema.migrations where migration.version <= 8 {
-            try migration.apply(connection, .demoCatalog)
-        }
-        try connection.run("INSERT INTO shop_schema_version (version) VALUES (8)", [])
+        let connection = try Self.connection(to: other, migratedTo: 8)
         try connection.execute("UPDATE products SET archived = true, status = 'archived' WHERE sku = 'SKU-0002'; COMMIT")
 
         let migrated = try PostgreSQLShopStore.open(uri: other.uri, poolSize: 1)
@@ -260,12 +255,7 @@ final class PostgreSQLSearchIndexReadsTests: XCTestCase {
     func test_open_databaseFromVersion11_addsNameTerms_keepingTheVocabulary() throws {
         let other = try PostgreSQLTestDatabase()
         defer { other.drop() }
-        let connection = try PostgreSQLConnection(uri: other.uri)
-        try connection.execute("BEGIN; CREATE TABLE shop_schema_version (version INTEGER NOT NULL)")
-        for migration in PostgreSQLSchema.migrations where migration.version <= 11 {
-            try migration.apply(connection, .demoCatalog)
-        }
-        try connection.run("INSERT INTO shop_schema_version (version) VALUES (11)", [])
+        let connection = try Self.connection(to: other, migratedTo: 11)
         // Version 11's lexemes: none marked.
         try connection.execute("""
             UPDATE products SET search_words = ts_delete(search_words, ARRAY(
@@ -289,6 +279,19 @@ final class PostgreSQLSearchIndexReadsTests: XCTestCase {
     }
 
     // MARK: - Helpers
+
+    /// A connection to `database`, inside a transaction left open, in which the schema is at
+    /// `version` (the migrations up to it applied, with the demo catalog): the caller changes what
+    /// that version's build would have left, then commits.
+    private static func connection(to database: PostgreSQLTestDatabase, migratedTo version: Int) throws -> PostgreSQLConnection {
+        let connection = try PostgreSQLConnection(uri: database.uri)
+        try connection.execute("BEGIN; CREATE TABLE shop_schema_version (version INTEGER NOT NULL)")
+        for migration in PostgreSQLSchema.migrations where migration.version <= version {
+            try migration.apply(connection, .demoCatalog)
+        }
+        try connection.run("INSERT INTO shop_schema_version (version) VALUES ($1)", [version])
+        return connection
+    }
 
     private func importCSV(_ rows: String, replace: Bool = false) throws {
         let text = Self.header + rows + (rows.hasSuffix("\n") ? "" : "\n")
