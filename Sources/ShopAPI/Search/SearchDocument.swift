@@ -1,6 +1,6 @@
 /// The text of one product as search reads it, field by field (an empty string for a field the
 /// product does not have). Value type; `Sendable`.
-struct SearchDocument: Sendable {
+struct SearchDocument: Sendable, Equatable {
     var name: String
     var brand: String = ""
     var category: String = ""

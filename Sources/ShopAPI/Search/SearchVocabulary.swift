@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The words a store has indexed (every token's `word` of its live products, `SearchAnalyzer`),
 /// as search needs them to resolve a query: in ascending Unicode scalar order (UTF-8 byte order,
 /// which is what both stores' indexes sort by with a binary collation), each with the number of
@@ -24,7 +32,16 @@ extension SearchVocabulary {
 /// Ascending Unicode scalar order of two strings, the order of `SearchVocabulary`.
 enum SearchWordOrder {
     static func precedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        // UTF-8 byte order is scalar order; memcmp of the contiguous bytes (a native string's,
+        // small ones included) is several times faster than comparing the views element by element.
+        let ordered = a.utf8.withContiguousStorageIfAvailable { a in
+            b.utf8.withContiguousStorageIfAvailable { b in
+                let common = min(a.count, b.count)
+                let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+                return order != 0 ? order < 0 : a.count < b.count
+            }
+        }
+        return (ordered ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// The smallest string above every string that begins with `prefix` (the prefix followed by

@@ -21,6 +21,18 @@ final class SearchVocabularyTests: XCTestCase {
         XCTAssertTrue(SearchWordOrder.precedes("z", "é"), "UTF-8 byte order, as the stores' binary collation")
     }
 
+    func test_wordOrder_isUTF8ByteOrder_forSmallLargeEqualAndPrefixStrings() {
+        // Small strings (up to 15 bytes) are stored inline and large ones on the heap; bridged-free
+        // substrings made into strings are native too: every pair must compare as their bytes do.
+        let words = ["", "a", "ab", "abc", "b", "z", "é", "ée", "e\u{301}", "日本", "grinder", "grinders",
+                     "averyveryverylongword", "averyveryverylongwordindeed", "averyveryverylongwore", "0", "09", "1.5l", "^name"]
+        for a in words {
+            for b in words {
+                XCTAssertEqual(SearchWordOrder.precedes(a, b), Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)), "\(a) < \(b)")
+            }
+        }
+    }
+
     func test_facts_recordFieldsPositionsKinds_andCapHitsPerWordAndField() {
         let plan = SearchQueryPlan(query: SearchQuery("coffee grind"))
         let description = Array(repeating: "coffee", count: 10).joined(separator: " ")

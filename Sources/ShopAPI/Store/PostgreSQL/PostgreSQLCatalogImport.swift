@@ -70,6 +70,9 @@ struct PostgreSQLCatalogImport {
     }
 
     /// One import's state, inside its transaction.
+    /// Rows with the lexemes of the product each would create, made ahead.
+    private typealias AnalyzedRows = AnalyzedCatalogRows<PostgreSQLSearchTerms.Lexemes>
+
     private struct Pass {
         let connection: PostgreSQLConnection
         let options: CatalogImportOptions
@@ -116,10 +119,11 @@ struct PostgreSQLCatalogImport {
         mutating func importRows<Source: CatalogRowSource>(
             _ source: inout Source, interruption: (any ShopInterruption)?, progress: (CatalogImportProgress) -> Void
         ) throws -> CatalogImportSummary {
-            var batch: [CatalogRow] = []
+            var batch: [AnalyzedRows.Row] = []
             batch.reserveCapacity(PostgreSQLCatalogImport.batchSize)
             var seen = 0
-            while let row = try source.nextRow() {
+            var rows = AnalyzedRows(analysing: !options.dryRun, entry: PostgreSQLSearchTerms.lexemes(of:))
+            while let row = try rows.next(from: &source) {
                 // A cancel stops a running statement only; between statements, this does.
                 if interruption?.isInterrupted == true { throw ShopError.interrupted }
                 seen += 1
@@ -158,7 +162,8 @@ struct PostgreSQLCatalogImport {
         /// taken as that row left it (`decided`); one of an earlier batch is read back from
         /// `products` (new variants are copied there at once; product changes wait in
         /// `import_products`, and a later row that repeats one writes it again).
-        private mutating func apply<Source: CatalogRowSource>(_ batch: [CatalogRow], _ source: inout Source) throws {
+        private mutating func apply<Source: CatalogRowSource>(_ analyzed: [AnalyzedRows.Row], _ source: inout Source) throws {
+            let batch = analyzed.map(\.row)
             guard let first = batch.first else { return }
             let currency = self.currency ?? CatalogRowMerge.storeCurrency(existing: nil, firstRow: first)
             self.currency = currency
@@ -168,7 +173,7 @@ struct PostgreSQLCatalogImport {
             let taken = try variantsWithValues(batch, existing: existing, siblings: siblings)
             var decided: [String: StoredProduct] = [:]
             var copies = BatchCopies()
-            for row in batch {
+            for (row, analysis) in zip(batch, analyzed.lazy.map(\.analysis)) {
                 var stored = existing[SKUKey(row.sku)]
                 if let known = stored, let product = decided[known.product.handle] { stored = known.withProductFields(of: product) }
                 let sibling = stored == nil ? row.handle.flatMap { decided[$0] ?? siblings[$0] } : nil
@@ -194,7 +199,7 @@ struct PostgreSQLCatalogImport {
                     if let sibling, options.replace { appendListing(sku: sibling.product.sku, to: &copies.rows) }
                     guard !options.dryRun else { continue }
                     let productWords = SearchText.productWords(name: product.name, category: product.category)
-                    let searchWords = try joining == nil ? searchLexemes(ofNew: decision) : ""
+                    let searchWords = try joining == nil ? searchLexemes(ofNew: decision, ahead: analysis) : ""
                     appendNew(decision, words: joining == nil ? productWords : [], searchWords: searchWords, to: &copies.created)
                     copies.createdStock.append(product.sku)
                     copies.createdStock.append(stock)
@@ -262,9 +267,11 @@ struct PostgreSQLCatalogImport {
         }
 
         /// The `search_words` of a new product's first variant (its only SKU so far; a variant
-        /// that joins it later has it indexed again), its words counted when it is live.
-        private mutating func searchLexemes(ofNew variant: StoredProduct) throws -> String {
-            let lexemes = PostgreSQLSearchTerms.lexemes(of: PostgreSQLSearchIndex.document(of: variant.product, skus: variant.product.sku))
+        /// that joins it later has it indexed again), its words counted when it is live; `ahead`
+        /// may have them, made ahead.
+        private mutating func searchLexemes(ofNew variant: StoredProduct, ahead: AnalyzedRows.Analysis?) throws -> String {
+            let document = PostgreSQLSearchIndex.document(of: variant.product, skus: variant.product.sku)
+            let lexemes = ahead?.entry(of: document) ?? PostgreSQLSearchTerms.lexemes(of: document)
             if !variant.archived { try searchIndex.countLive(lexemes.words) }
             return lexemes.tsvector
         }

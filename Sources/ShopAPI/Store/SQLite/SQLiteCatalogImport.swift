@@ -110,7 +110,9 @@ struct SQLiteCatalogImport {
         ) throws -> CatalogImportSummary {
             var writes = options.dryRun ? nil : try Writes(connection: connection, searchMode: searchMode, stockChanges: stockChanges)
             var seen = 0
-            while let row = try source.nextRow() {
+            var rows = AnalyzedCatalogRows(analysing: writes != nil, entry: SQLiteSearchIndex.entry(of:))
+            while let next = try rows.next(from: &source) {
+                let row = next.row
                 // SQLite's interrupt stops a running statement only; between statements, this does.
                 if interruption?.isInterrupted == true { throw ShopError.interrupted }
                 seen += 1
@@ -137,7 +139,7 @@ struct SQLiteCatalogImport {
                     for error in errors { source.reportError(line: row.line, field: error.field, message: error.message) }
                 }
                 if source.hasErrors { writes = nil }
-                if writes != nil { try apply(outcome, to: existing ?? sibling, with: &writes!) }
+                if writes != nil { try apply(outcome, to: existing ?? sibling, analysis: next.analysis, with: &writes!) }
             }
             progress(CatalogImportProgress(rows: seen, bytesRead: source.bytesRead, finishing: true))
             summary.finishWarnings(strict: options.strict, reportingTo: &source)
@@ -165,8 +167,10 @@ struct SQLiteCatalogImport {
         }
 
         /// Writes `outcome`; `stored` is the row's variant, or for a new variant of a stored
-        /// product, a variant of that product.
-        private mutating func apply(_ outcome: CatalogRowMerge.Outcome, to stored: StoredProduct?, with writes: inout Writes) throws {
+        /// product, a variant of that product; `analysis`, the row's (`AnalyzedCatalogRows`).
+        private mutating func apply(_ outcome: CatalogRowMerge.Outcome, to stored: StoredProduct?,
+                                    analysis: AnalyzedCatalogRows<SQLiteSearchIndex.Entry>.Analysis?,
+                                    with writes: inout Writes) throws {
             switch outcome {
             case .rejected:
                 return
@@ -182,7 +186,7 @@ struct SQLiteCatalogImport {
                     // The product has one more SKU to be found by (and maybe new text).
                     try writes.searchIndex.reindex(productSeq: joining)
                 } else if status == .active {
-                    try writes.searchIndex.index(productSeq: seq, document: Self.document(of: product))
+                    try writes.searchIndex.index(productSeq: seq, document: Self.document(of: product), ahead: analysis)
                 }
             case let .update(product, status, stock, productChanged):
                 guard let existing = stored else { return }

@@ -52,17 +52,24 @@ enum SQLiteSearchIndex {
 
     // MARK: - Documents
 
-    /// What indexing `document` writes, from one analysis (`SearchIndexTerms.indexed`): its
-    /// vocabulary words, the text of `search_documents` (the words and the marked name words,
-    /// sorted in code point order, joined by single spaces) and the FTS5 terms, the same as
-    /// `terms(ofWords: wordsText)` (which taking it out of the index uses).
-    static func entry(of document: SearchDocument) -> (words: Set<String>, wordsText: String, terms: String) {
+    /// What indexing a product writes: its vocabulary words, the text of `search_documents` (the
+    /// words and the marked name words, sorted in code point order, joined by single spaces) and
+    /// the FTS5 terms, the same as `terms(ofWords: wordsText)` (which taking it out of the index
+    /// uses). Value type; `Sendable` (an import makes it ahead, `AnalyzedCatalogRows`).
+    struct Entry: Sendable {
+        var words: Set<String>
+        var wordsText: String
+        var terms: String
+    }
+
+    /// The entry of `document`, from one analysis (`SearchIndexTerms.indexed`).
+    static func entry(of document: SearchDocument) -> Entry {
         let indexed = SearchIndexTerms.indexed(document)
         let stored = indexed.words.union(indexed.nameWords)
         let sorted = stored.sorted(by: SearchWordOrder.precedes)
         let stems = indexed.stems.union(indexed.nameStems).subtracting(stored)
         let terms = sorted + stems.sorted(by: SearchWordOrder.precedes)
-        return (indexed.words, sorted.joined(separator: " "), terms.joined(separator: " "))
+        return Entry(words: indexed.words, wordsText: sorted.joined(separator: " "), terms: terms.joined(separator: " "))
     }
 
     /// The FTS5 document of a product indexed under `wordsText` (`wordsText(_:)`): the words (and

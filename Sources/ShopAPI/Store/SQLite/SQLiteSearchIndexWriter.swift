@@ -16,10 +16,10 @@ final class SQLiteSearchIndexWriter {
         self.fullText = searchMode == .fullText
     }
 
-    /// Indexes the live product at `productSeq` under `document`'s words. The product must not be
-    /// indexed already.
-    func index(productSeq: Int64, document: SearchDocument) throws {
-        let entry = SQLiteSearchIndex.entry(of: document)
+    /// Indexes the live product at `productSeq` under `document`'s words (`ahead` may be its
+    /// entry, made ahead). The product must not be indexed already.
+    func index(productSeq: Int64, document: SearchDocument, ahead: AnalyzedCatalogRows<SQLiteSearchIndex.Entry>.Analysis? = nil) throws {
+        let entry = ahead?.entry(of: document) ?? SQLiteSearchIndex.entry(of: document)
         try connection.run("INSERT INTO search_documents (product_seq, words) VALUES (?1, ?2)", productSeq, entry.wordsText)
         if fullText {
             try connection.run("INSERT INTO product_words (rowid, terms) VALUES (?1, ?2)", productSeq, entry.terms)
