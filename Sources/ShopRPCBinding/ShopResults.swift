@@ -194,7 +194,7 @@ extension ProductSearchPage: DeclaredResult, JSONWritable {
         .array("items", { $0.items }, "The page's products, each with its variants."),
         .integer("total", { $0.total }, "How many products match the query and filters, in all: exact, unless totalIsEstimate."),
         .flag("totalIsEstimate", { $0.totalIsEstimate == true },
-              "true when more than 500 products matched: total is then the index's count of the products having the words, up to 100 000, and pages, facets and sorts cover the ranked ones only (at most 1 000: the first 500 whose name has every word, and the first 500 of all, in catalog order); absent when total is exact."),
+              "true when more than 500 products matched: total is then the index's count of the products having the words, up to 10 000, and pages, facets and sorts cover the ranked ones only (at most 1 000: the first 500 whose name has every word, and the first 500 of all, in catalog order); absent when total is exact."),
         .optionalString("nextCursor", { $0.nextCursor }, "Pass as cursor, with the same query, filters and sort, for the next page; absent on the last page."),
         .optionalString("readAs", { $0.readAs }, "The query as read after typo corrections (a \"did you mean\"); absent when nothing was corrected."),
         .optionalArray("corrections", { $0.corrections }, "Each word no product has and the word it was read as; absent when none."),

@@ -170,7 +170,7 @@ export interface SearchPage {
   items: CatalogItem[];
   /** How many products match the query and filters, in all: exact, unless totalIsEstimate. */
   total: number;
-  /** true when more than 500 products matched: total is then the index's count of the products having the words, up to 100 000, and pages, facets and sorts cover the ranked ones only (at most 1 000: the first 500 whose name has every word, and the first 500 of all, in catalog order); absent when total is exact. */
+  /** true when more than 500 products matched: total is then the index's count of the products having the words, up to 10 000, and pages, facets and sorts cover the ranked ones only (at most 1 000: the first 500 whose name has every word, and the first 500 of all, in catalog order); absent when total is exact. */
   totalIsEstimate?: boolean;
   /** Pass as cursor, with the same query, filters and sort, for the next page; absent on the last page. */
   nextCursor?: string;
