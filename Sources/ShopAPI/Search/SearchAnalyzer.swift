@@ -29,8 +29,9 @@ struct SearchAnalyzer: Sendable {
     }
 
     /// The tokens of `text` read as `field`, in position order (a `.joined` token right after the
-    /// pieces it joins).
-    func tokens(in text: String, field: SearchField) -> [SearchToken] {
+    /// pieces it joins). With `stemming`, only a word whose first byte is in it gets its stem
+    /// (a matcher needs no stem of a word that cannot match, `SearchQueryPlan.firstBytes`).
+    func tokens(in text: String, field: SearchField, stemming: SearchByteSet? = nil) -> [SearchToken] {
         let units = Self.mergingApostrophes(SearchWordScanner.runs(in: text))
         var tokens: [SearchToken] = []
         tokens.reserveCapacity(units.count + 4)
@@ -38,7 +39,8 @@ struct SearchAnalyzer: Sendable {
         var index = 0
 
         func emit(_ word: String, _ form: SearchToken.Form, _ range: Range<Int>, at position: Int, span: Int = 1) {
-            tokens.append(SearchToken(word: word, stem: language.stem(word), field: field, position: position,
+            let stem = stemming.map { $0.containsFirstByte(of: word) } ?? true ? language.stem(word) : nil
+            tokens.append(SearchToken(word: word, stem: stem, field: field, position: position,
                                       span: span, form: form, utf16Range: range, hasDigits: Self.hasDigits(word)))
         }
         func emitSplits(of unit: Unit, at position: Int) {

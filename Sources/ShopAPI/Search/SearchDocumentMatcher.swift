@@ -12,7 +12,7 @@ enum SearchDocumentMatcher {
         for field in SearchField.allCases {
             let text = document.text(of: field)
             guard !text.isEmpty else { continue }
-            let tokens = analyzer.tokens(in: text, field: field)
+            let tokens = analyzer.tokens(in: text, field: field, stemming: plan.firstBytes)
             add(tokens, to: &facts, plan: plan)
             if field == .name {
                 let words = tokens.filter { $0.form == .word || $0.form == .part }.map(\.word)
@@ -27,6 +27,7 @@ enum SearchDocumentMatcher {
         for (index, token) in tokens.enumerated() {
             let field = Int(token.field.rawValue)
             facts.fieldLengths[field] = max(facts.fieldLengths[field], token.endPosition + 1)
+            guard plan.firstBytes.containsFirstByte(of: token.word) else { continue }
             let next = nextToken(after: index, in: tokens)
             for match in plan.matches(of: token, next: next) {
                 let end = match.kind == .split ? (next?.endPosition ?? token.endPosition) : token.endPosition

@@ -59,6 +59,10 @@ struct SearchQueryPlan: Sendable {
     private var joinIndex: [String: [Int]] = [:]
     private var splitIndex: [String: [Int]] = [:]
     private var synonymIndex: [String: [Int]] = [:]
+    /// The first bytes of every word a token can match by (each index's keys; the prefix is a
+    /// word too): a token whose word begins with none matches nothing, whatever its stem, since
+    /// a stem key begins as its word does (`SearchStemmer`).
+    private(set) var firstBytes = SearchByteSet()
 
     /// The plan of `query` with no vocabulary: no typos, no splits.
     init(query: SearchQuery) {
@@ -173,6 +177,7 @@ struct SearchQueryPlan: Sendable {
     /// the position after `token` in the same field, a split query word can match the pair (the
     /// match is reported on `token`).
     func matches(of token: SearchToken, next: SearchToken? = nil) -> [Match] {
+        guard firstBytes.containsFirstByte(of: token.word) else { return [] }
         var matches: [Match] = []
         func add(_ word: Int, _ kind: SearchMatchKind, _ typos: Int = 0) {
             if let existing = matches.firstIndex(where: { $0.word == word }) {
@@ -215,6 +220,12 @@ struct SearchQueryPlan: Sendable {
             for synonym in synonymWords[index] { synonymIndex[synonym, default: []].append(index) }
         }
         for (index, join) in query.joins.enumerated() { joinIndex[join.word, default: []].append(index) }
+        for word in exactIndex.keys { firstBytes.insertFirstByte(of: word) }
+        for word in stemIndex.keys { firstBytes.insertFirstByte(of: word) }
+        for word in typoIndex.keys { firstBytes.insertFirstByte(of: word) }
+        for word in joinIndex.keys { firstBytes.insertFirstByte(of: word) }
+        for word in splitIndex.keys { firstBytes.insertFirstByte(of: word) }
+        for word in synonymIndex.keys { firstBytes.insertFirstByte(of: word) }
     }
 
     /// The words of `vocabulary` beginning with `prefix`, or nil when there are more than `limit`.

@@ -12,8 +12,11 @@
 ///
 /// So `glasses`/`glass` → `glass`, `washes`/`wash` → `wash`, `cookies`/`cookie` → `cooki`,
 /// `gloves`/`glove` → `glov`, `toys`/`toy` → `toy`. Past tenses and `-ing` are not stemmed: a
-/// light stemmer conflates too little rather than too much (`cutting board` is not `cut`). Pure;
-/// thread-safe.
+/// light stemmer conflates too little rather than too much (`cutting board` is not `cut`).
+///
+/// A key begins with its word's first letter (the rules change endings only, and every irregular
+/// plural begins as its singular): a matcher skips a word whose first byte no query word has
+/// (`SearchQueryPlan.firstBytes`) without stemming it. Pure; thread-safe.
 enum SearchStemmer {
     /// The stem key of `word` (folded), or nil when it is the word itself.
     static func stem(_ word: String) -> String? {
@@ -63,7 +66,7 @@ enum SearchStemmer {
     private static let irregularWithOtherEndings: [String] = ["feet", "teeth", "children", "women"]
 
     /// Words no rule above gets right, each to the key its singular gets from the rules.
-    private static let irregular: [String: String] = [
+    static let irregular: [String: String] = [
         "mice": "mous", "geese": "goos", "feet": "foot", "teeth": "tooth", "children": "child",
         "women": "woman", "people": "person", "knives": "knif", "wives": "wif", "lives": "lif",
         "leaves": "leaf", "shelves": "shelf", "halves": "half", "loaves": "loaf", "wolves": "wolf",

@@ -17,6 +17,16 @@ final class SearchStemmerTests: XCTestCase {
         }
     }
 
+    /// What `SearchQueryPlan.firstBytes` relies on: a key begins with its word's first byte.
+    func test_aKeyBeginsWithItsWordsFirstByte() {
+        let words = Array(SearchStemmer.irregular.keys) + ["batteries", "knives", "cookies", "glasses", "ies", "yes", "sees", "ays",
+                                                            "aies", "eies", "bus", "xyz", "toys", "ooze", "ease", "ssss"]
+        for word in words {
+            guard let stem = SearchStemmer.stem(word) else { continue }
+            XCTAssertEqual(stem.utf8.first, word.utf8.first, "\(word) → \(stem)")
+        }
+    }
+
     func test_wordsThatAreNotPlurals_keepTheirKeysApart() {
         XCTAssertEqual(key("glass"), "glass")
         XCTAssertEqual(key("citrus"), "citrus")
