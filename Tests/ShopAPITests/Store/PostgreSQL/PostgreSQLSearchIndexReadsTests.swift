@@ -144,6 +144,57 @@ final class PostgreSQLSearchIndexReadsTests: XCTestCase {
         }
     }
 
+    /// Common words are read from the first products in catalog order (a leading window, grown
+    /// when it holds too few) and rare ones through the GIN index: either way the first `limit`
+    /// matches, in catalog order, and the same count, whatever the limit, filter or word.
+    func test_candidates_commonAndRareWords_anyLimitAndFilter_areTheFirstMatchesInCatalogOrder() throws {
+        // 600 products: `common` in every second, `sparse` in every 97th, `rare` in the last two,
+        // `late` only in names after the 500th; categories alternate.
+        let rows = (0..<600).map { i in
+            var words: [String] = ["item"]
+            if i.isMultiple(of: 2) { words.append("common") }
+            if i.isMultiple(of: 97) { words.append("sparse") }
+            if i >= 598 { words.append("rare") }
+            let name = (i >= 500 && i.isMultiple(of: 3) ? "Late " : "") + "Thing \(i)"
+            return "P-\(String(format: "%04d", i)),\(name),\(words.joined(separator: " ")),\(i.isMultiple(of: 3) ? "tools" : "garden"),100,USD,1,,,"
+        }
+        try importCSV(rows.joined(separator: "\n"))
+        let productsInOrder = try admin.query("SELECT sku, seq FROM products ORDER BY seq", []) { ($0.text(0), $0.int64(1)) }
+        XCTAssertEqual(productsInOrder.count, 600)
+        func expected(_ word: String, category: String?) -> [Int64] {
+            productsInOrder.compactMap { sku, seq -> Int64? in
+                let i = Int(sku.dropFirst(2))!
+                let has = switch word {
+                case "common": i.isMultiple(of: 2)
+                case "sparse": i.isMultiple(of: 97)
+                case "rare": i >= 598
+                case "^late": i >= 500 && i.isMultiple(of: 3)
+                default: true
+                }
+                let inCategory = category.map { $0 == (i.isMultiple(of: 3) ? "tools" : "garden") } ?? true
+                return has && inCategory ? seq : nil
+            }
+        }
+        try read { transaction in
+            for word in ["common", "sparse", "rare", "late", "item"] {
+                var lookup = try Self.lookup(word, in: transaction)
+                let key = word == "late" ? "^late" : word
+                if word == "late" { lookup = SearchIndexTerms.nameLookup(lookup) }
+                for category in [nil, "tools"] as [String?] {
+                    let filters = ProductSearchFilters(categories: category.map { [$0] } ?? [])
+                    let all = expected(key, category: category)
+                    for limit in [1, 2, 7, 50, 301, 1000] {
+                        XCTAssertEqual(try transaction.searchCandidates(lookups: [lookup], filters: filters, limit: limit), Array(all.prefix(limit)),
+                                       "\(word), \(category ?? "any category"), limit \(limit)")
+                        XCTAssertEqual(try transaction.searchCandidateCount(lookups: [lookup], filters: filters, atMost: limit), min(limit, all.count),
+                                       "count of \(word), \(category ?? "any category"), at most \(limit)")
+                    }
+                    XCTAssertEqual(try transaction.searchCandidateCount(lookups: [lookup], filters: filters), all.count, "\(word): every match")
+                }
+            }
+        }
+    }
+
     func test_candidates_eachFilter_onTheProductsVariants() throws {
         try importCSV("""
             H-S,Hoodie,,apparel,4500,USD,0,hoodie,Acme,
